@@ -1,0 +1,42 @@
+// Consistency checks of a host Grid: index ranges, connectivities that must agree with each other,
+// and geometry that must be finite and positive. Used by the file reader, by the generator and by
+// anything that accepts a grid from outside (the C API).
+#pragma once
+
+#include <icondiff/core/error.hpp>
+#include <icondiff/grid/grid.hpp>
+
+#include <string>
+
+namespace icondiff {
+
+/// A grid table contradicts itself or another table. Knows which table and which row, so a reader
+/// can report the file variable behind it.
+class GridConsistencyError : public GridError {
+ public:
+  GridConsistencyError(std::string table, long long row, const std::string& problem);
+  /// The Grid member that holds the bad value, e.g. "c2e" or "cell_area".
+  const std::string& table() const noexcept { return table_; }
+  long long row() const noexcept { return row_; }
+  /// The problem without the table/row prefix.
+  const std::string& problem() const noexcept { return problem_; }
+
+ private:
+  std::string table_;
+  long long row_;
+  std::string problem_;
+};
+
+/// Checks the connectivity tables read from a file (shapes, index ranges, required entries) and
+/// their mutual consistency (E2C against C2E, C2E2C across C2E, E2V and V2E against C2V/E2V,
+/// V2C against C2V). Throws GridConsistencyError at the first problem.
+void check_connectivity(const Grid& grid);
+
+/// Checks the geometry that is present (empty vectors are skipped): finite coordinates, positive
+/// finite areas and lengths, unit normals, orientations of ±1. Throws GridConsistencyError.
+void check_geometry(const Grid& grid);
+
+/// check_connectivity + check_geometry + derived tables present with the right shapes.
+void check_grid(const Grid& grid);
+
+}  // namespace icondiff

@@ -1,0 +1,140 @@
+// Every difference between Kokkos 3.4 (Debian 12, our bootstrap) and Kokkos 4.x/5.x that icondiff
+// meets lives here and nowhere else. Code outside this header spells no `Kokkos::Experimental`
+// and no `Kokkos::Impl` name and tests no KOKKOS_VERSION.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace icondiff::compat {
+
+// ---- Math: Kokkos::sqrt etc. arrived in 3.7 (Experimental before, removed from there in 4.3). ---
+#if KOKKOS_VERSION >= 30700
+#define ICONDIFF_KOKKOS_MATH_NS Kokkos
+#else
+#define ICONDIFF_KOKKOS_MATH_NS Kokkos::Experimental
+#endif
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T sqrt(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::sqrt(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T fabs(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::fabs(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T exp(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::exp(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T sin(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::sin(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T cos(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::cos(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T tanh(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::tanh(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION bool isfinite(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::isfinite(x);
+}
+#undef ICONDIFF_KOKKOS_MATH_NS
+
+// ---- min/max: Kokkos::min/max exist only from 3.7 (Experimental from 3.6). Plain ternaries keep
+// the NaN behaviour of ICON's Fortran MIN/MAX on the first argument and work on every backend. ----
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr T min(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr T max(T a, T b) {
+  return a < b ? b : a;
+}
+
+// ---- Fences: labelled fences arrived in 3.5. ----------------------------------------------------
+inline void fence([[maybe_unused]] const std::string& label) {
+#if KOKKOS_VERSION >= 30500
+  Kokkos::fence(label);
+#else
+  Kokkos::fence();
+#endif
+}
+
+template <class ExecSpace>
+void fence(const ExecSpace& space, [[maybe_unused]] const std::string& label) {
+#if KOKKOS_VERSION >= 30500
+  space.fence(label);
+#else
+  space.fence();
+#endif
+}
+
+// ---- Profiling regions: Kokkos::Profiling::ScopedRegion exists only from 4.1 (in its own header),
+// push/popRegion exist in every supported version. ----------------------------------------------
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
+
+// ---- Tool callbacks (used by tests that check kernel and region labels). They live in
+// Kokkos::Tools::Experimental in every supported version.
+// ------------------------------------------
+using BeginKernelCallback = void (*)(const char* name, std::uint32_t device_id,
+                                     std::uint64_t* kernel_id);
+using PushRegionCallback = void (*)(const char* name);
+
+inline void set_begin_parallel_for_callback(BeginKernelCallback callback) {
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(callback);
+}
+inline void set_begin_parallel_reduce_callback(BeginKernelCallback callback) {
+  Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(callback);
+}
+inline void set_push_region_callback(PushRegionCallback callback) {
+  Kokkos::Tools::Experimental::set_push_region_callback(callback);
+}
+
+// ---- Concurrency: a member call in every version (the static form is gone in 5.x). ------------
+template <class ExecSpace>
+int concurrency(const ExecSpace& space = ExecSpace()) {
+  return space.concurrency();
+}
+
+// ---- Initialization ---------------------------------------------------------------------------
+// Kokkos::InitializationSettings replaced InitArguments in 3.7; argc/argv works in all versions.
+inline void initialize(int& argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+}
+
+inline bool is_initialized() {
+  return Kokkos::is_initialized();
+}
+
+/// The Kokkos version as "major.minor.patch".
+inline std::string kokkos_version_string() {
+  constexpr int v = KOKKOS_VERSION;
+  return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." +
+         std::to_string(v % 100);
+}
+
+// ---- Execution and memory space names that moved out of Experimental in 4.0 --------------------
+#if defined(KOKKOS_ENABLE_HIP)
+#if KOKKOS_VERSION >= 40000
+using HIP = Kokkos::HIP;
+using HIPSpace = Kokkos::HIPSpace;
+#else
+using HIP = Kokkos::Experimental::HIP;
+using HIPSpace = Kokkos::Experimental::HIPSpace;
+#endif
+#endif
+
+}  // namespace icondiff::compat

@@ -1,0 +1,41 @@
+#include "stream_bandwidth.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace icondiff::perf {
+
+StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using View = Kokkos::View<double*, Space::memory_space>;
+  View a("icondiff::perf::stream_a", n), b("icondiff::perf::stream_b", n),
+      c("icondiff::perf::stream_c", n);
+  Kokkos::deep_copy(b, 1.0);
+  Kokkos::deep_copy(c, 2.0);
+  const auto policy = Kokkos::RangePolicy<Space>(0, n);
+  double best_copy = std::numeric_limits<double>::max(), best_triad = best_copy;
+  for (int r = 0; r < repetitions; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "icondiff::perf::stream_copy", policy, KOKKOS_LAMBDA(const std::size_t i) { a(i) = b(i); });
+    compat::fence("icondiff::perf::stream_copy");
+    auto t1 = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "icondiff::perf::stream_triad", policy,
+        KOKKOS_LAMBDA(const std::size_t i) { a(i) = b(i) + 3.0 * c(i); });
+    compat::fence("icondiff::perf::stream_triad");
+    auto t2 = std::chrono::steady_clock::now();
+    best_copy = std::min(best_copy, std::chrono::duration<double>(t1 - t0).count());
+    best_triad = std::min(best_triad, std::chrono::duration<double>(t2 - t1).count());
+  }
+  const double bytes = static_cast<double>(n) * sizeof(double);
+  return {2 * bytes / best_copy * 1e-9, 3 * bytes / best_triad * 1e-9};
+}
+
+double reference_bandwidth_gbs() {
+  static const double gbs = measure_stream_bandwidth().triad_gbs;
+  return gbs;
+}
+
+}  // namespace icondiff::perf

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Installs everything icondiff needs on a Debian 12 machine, idempotently.
+#
+#   1. Debian packages (apt-get; only the missing ones, so a second run is instant).
+#   2. Kokkos 3.4.01 + Kokkos Kernels 3.4.01 with the Serial and OpenMP backends, built from
+#      Debian's `trilinos` *source* package into a cache directory, once per (version, options,
+#      compiler). Debian's binary Kokkos is Serial-only, hence the source build.
+#      Skipped when the caller provides their own Kokkos via Kokkos_ROOT (e.g. Kokkos 4.x with
+#      CUDA or HIP); then KokkosKernels_ROOT defaults to Kokkos_ROOT.
+#
+# Progress goes to stderr. stdout carries only shell `export` lines, so callers do
+#     eval "$(scripts/bootstrap.sh)"
+#
+# Environment:
+#   ICONDIFF_CACHE_DIR   cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/icondiff)
+#   Kokkos_ROOT          use this Kokkos installation instead of building one
+#   KokkosKernels_ROOT   use this Kokkos Kernels installation (default: Kokkos_ROOT)
+#   ICONDIFF_SKIP_APT=1  do not touch system packages (report what is missing and go on)
+set -euo pipefail
+
+log() { echo "[bootstrap] $*" >&2; }
+die() {
+  echo "[bootstrap] error: $*" >&2
+  exit 1
+}
+
+readonly KOKKOS_VERSION=3.4.01
+readonly TRILINOS_SOURCE_PACKAGE=trilinos
+cache_root=${ICONDIFF_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/icondiff}
+
+# ------------------------------------------------------------------------------------------------
+# 1. Debian packages
+# ------------------------------------------------------------------------------------------------
+packages=(
+  build-essential cmake gfortran pkg-config dpkg-dev
+  libnetcdf-dev netcdf-bin
+  libopenmpi-dev openmpi-bin libmetis-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev
+  python3 python3-numpy python3-netcdf4 python3-matplotlib
+)
+
+missing_packages() {
+  local p status
+  for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "installed" ] || echo "$p"
+  done
+}
+
+mapfile -t missing < <(missing_packages)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "${ICONDIFF_SKIP_APT:-0}" = 1 ]; then
+    log "ICONDIFF_SKIP_APT=1: not installing missing packages: ${missing[*]}"
+  else
+    sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        sudo_cmd=(sudo -n)
+      else
+        die "these Debian packages are missing and I am not root (and have no password-less sudo):
+    ${missing[*]}
+  Install them with:  sudo apt-get install -y ${missing[*]}
+  then run this script again."
+      fi
+    fi
+    log "installing Debian packages: ${missing[*]}"
+    apt_install() {
+      DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+    }
+    if ! apt_install; then
+      log "apt-get install failed; refreshing the package lists and trying again"
+      DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get update -q >&2
+      apt_install || die "apt-get install failed for: ${missing[*]}"
+    fi
+  fi
+else
+  log "all Debian packages present"
+fi
+
+# ------------------------------------------------------------------------------------------------
+# 2. Kokkos
+# ------------------------------------------------------------------------------------------------
+if [ -n "${Kokkos_ROOT:-}" ]; then
+  [ -d "$Kokkos_ROOT" ] || die "Kokkos_ROOT=$Kokkos_ROOT does not exist"
+  log "using the Kokkos given by Kokkos_ROOT=$Kokkos_ROOT (building nothing)"
+  echo "export Kokkos_ROOT='$Kokkos_ROOT'"
+  echo "export KokkosKernels_ROOT='${KokkosKernels_ROOT:-$Kokkos_ROOT}'"
+  exit 0
+fi
+
+# The cache key covers everything that changes the binaries: version, options, compiler.
+kokkos_options=(
+  -DCMAKE_BUILD_TYPE=Release
+  -DBUILD_SHARED_LIBS=ON
+  -DKokkos_ENABLE_SERIAL=ON
+  -DKokkos_ENABLE_OPENMP=ON
+  -DKokkos_CXX_STANDARD=17
+  -DKokkos_ENABLE_TESTS=OFF
+  -DKokkos_ENABLE_EXAMPLES=OFF
+)
+# Lean Kokkos Kernels: no pre-instantiated kernels at all. icondiff instantiates the few it uses
+# (batched dense solves, BLAS-1) in its own translation units, so the build takes seconds.
+kernels_options=(
+  -DCMAKE_BUILD_TYPE=Release
+  -DBUILD_SHARED_LIBS=ON
+  -DKokkosKernels_ADD_DEFAULT_ETI=OFF
+  -DKokkosKernels_ETI_ONLY=OFF
+  -DKokkosKernels_ENABLE_TPL_BLAS=OFF
+  -DKokkosKernels_ENABLE_TPL_LAPACK=OFF
+  -DKokkosKernels_ENABLE_TESTS=OFF
+  -DKokkosKernels_ENABLE_EXAMPLES=OFF
+)
+compiler_id=$(c++ --version | head -n 1)
+key=$(printf '%s\n' "$KOKKOS_VERSION" "${kokkos_options[@]}" "${kernels_options[@]}" "$compiler_id" |
+  sha256sum | cut -c1-12)
+prefix="$cache_root/kokkos-$KOKKOS_VERSION-openmp-$key"
+stamp="$prefix/.icondiff-bootstrap-complete"
+
+if [ -f "$stamp" ]; then
+  log "Kokkos $KOKKOS_VERSION (Serial+OpenMP) and Kokkos Kernels cached in $prefix"
+else
+  log "building Kokkos $KOKKOS_VERSION + Kokkos Kernels (Serial+OpenMP) into $prefix (once)"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/icondiff-bootstrap.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+
+  # A private deb-src list derived from this machine's own apt sources, with private state
+  # directories: the system's apt configuration is never modified.
+  apt_dir="$work/apt"
+  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+  : >"$apt_dir/sources.list"
+  if [ -f /etc/apt/sources.list ]; then
+    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list >>"$apt_dir/sources.list"
+  fi
+  for f in /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$apt_dir/sources.list"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    # deb822 stanzas: turn "Types: deb" into "Types: deb-src"; keep everything else.
+    sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$apt_dir/sources.list.d/$(basename "$f")"
+  done
+  apt_opts=(
+    -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+    -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
+    -o "Dir::State::Lists=$apt_dir/lists"
+    -o "Dir::Cache=$apt_dir/cache"
+    -o "APT::Sandbox::User=root"
+  )
+  log "fetching the source index (private apt state in $apt_dir)"
+  apt-get "${apt_opts[@]}" update -q >&2 || die "apt-get update with the private deb-src list failed"
+  mkdir -p "$work/src"
+  log "downloading the Debian '$TRILINOS_SOURCE_PACKAGE' source package"
+  (cd "$work/src" && apt-get "${apt_opts[@]}" source --download-only -q "$TRILINOS_SOURCE_PACKAGE" >&2) ||
+    die "apt-get source --download-only $TRILINOS_SOURCE_PACKAGE failed"
+  tarball=$(ls "$work"/src/"${TRILINOS_SOURCE_PACKAGE}"_*.orig.tar.* 2>/dev/null | head -n 1)
+  [ -n "$tarball" ] || die "no ${TRILINOS_SOURCE_PACKAGE} orig tarball was downloaded"
+  log "extracting Kokkos and Kokkos Kernels from $(basename "$tarball")"
+  tar -xf "$tarball" -C "$work/src" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  packages_dir=$(dirname "$(ls -d "$work"/src/*/packages/kokkos)")
+  found_version=$(sed -n 's/^set(Kokkos_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\))/\2/p' \
+    "$packages_dir/kokkos/CMakeLists.txt" | paste -sd. -)
+  log "Kokkos version in the source package: $found_version"
+  [ "$found_version" = "$KOKKOS_VERSION" ] || die "expected Kokkos $KOKKOS_VERSION, the source package has $found_version"
+
+  jobs=$(nproc)
+  rm -rf "$prefix"
+  log "configuring and building Kokkos (log: $work/kokkos.log)"
+  {
+    cmake -S "$packages_dir/kokkos" -B "$work/build-kokkos" -DCMAKE_INSTALL_PREFIX="$prefix" \
+      -DCMAKE_INSTALL_RPATH="$prefix/lib" "${kokkos_options[@]}" &&
+      cmake --build "$work/build-kokkos" -j "$jobs" &&
+      cmake --install "$work/build-kokkos"
+  } >"$work/kokkos.log" 2>&1 || {
+    tail -n 40 "$work/kokkos.log" >&2
+    die "building Kokkos failed"
+  }
+  log "configuring and building Kokkos Kernels (log: $work/kernels.log)"
+  {
+    cmake -S "$packages_dir/kokkos-kernels" -B "$work/build-kernels" -DCMAKE_INSTALL_PREFIX="$prefix" \
+      -DCMAKE_INSTALL_RPATH="$prefix/lib" -DKokkos_ROOT="$prefix" "${kernels_options[@]}" &&
+      cmake --build "$work/build-kernels" -j "$jobs" &&
+      cmake --install "$work/build-kernels"
+  } >"$work/kernels.log" 2>&1 || {
+    tail -n 40 "$work/kernels.log" >&2
+    die "building Kokkos Kernels failed"
+  }
+  printf 'kokkos=%s\nkey=%s\ncompiler=%s\n' "$KOKKOS_VERSION" "$key" "$compiler_id" >"$stamp"
+  log "done: $prefix"
+fi
+
+echo "export Kokkos_ROOT='$prefix'"
+echo "export KokkosKernels_ROOT='$prefix'"

@@ -1,0 +1,80 @@
+#include "commands.hpp"
+
+#include <icondiff/io/grid_file.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace icondiff::cli {
+
+namespace {
+
+struct GridInfoOptions {
+  std::string grid_file;
+  bool json = false;
+};
+
+nlohmann::json zones_as_json(const Grid& grid, Location location) {
+  nlohmann::json out = nlohmann::json::object();
+  for (int z = 0; z < num_zones; ++z) {
+    const auto zone = static_cast<Zone>(z);
+    if (!zone_exists(location, zone)) continue;
+    const auto r = grid.range(location, zone);
+    out[to_string(zone)] = {r.start, r.end};
+  }
+  return out;
+}
+
+int run_grid_info(const GridInfoOptions& options) {
+  const Grid grid = read_icon_grid(options.grid_file);
+  if (options.json) {
+    nlohmann::json out;
+    out["file"] = grid.source;
+    out["uuid"] = grid.uuid;
+    out["limited_area"] = grid.limited_area;
+    out["sphere_radius"] = grid.sphere_radius;
+    out["cells"] = grid.num_cells;
+    out["edges"] = grid.num_edges;
+    out["vertices"] = grid.num_vertices;
+    for (Location l : all_locations) out["zones"][to_string(l)] = zones_as_json(grid, l);
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  fmt::print("grid        {}\n", grid.source);
+  fmt::print("kind        {}\n", grid.limited_area ? "limited-area" : "global");
+  fmt::print("sizes       {} cells, {} edges, {} vertices (V - E + C = {})\n", grid.num_cells,
+             grid.num_edges, grid.num_vertices,
+             grid.num_vertices - grid.num_edges + grid.num_cells);
+  fmt::print("radius      {} m\n", grid.sphere_radius);
+  fmt::print("checks      connectivity and geometry consistent\n\n");
+  fmt::print("{:<26} {:>16} {:>16} {:>16}\n", "zone [start, end)", "cells", "edges", "vertices");
+  for (int z = 0; z < num_zones; ++z) {
+    const auto zone = static_cast<Zone>(z);
+    std::string row = fmt::format("{:<26}", to_string(zone));
+    for (Location l : all_locations) {
+      if (zone_exists(l, zone)) {
+        const auto r = grid.range(l, zone);
+        row += fmt::format(" {:>16}", fmt::format("[{}, {})", r.start, r.end));
+      } else {
+        row += fmt::format(" {:>16}", "-");
+      }
+    }
+    fmt::print("{}\n", row);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_grid_info_command(CLI::App& app) {
+  auto options = std::make_shared<GridInfoOptions>();
+  app.add_option("--grid", options->grid_file, "ICON grid netCDF file")->required();
+  app.add_flag("--json", options->json, "print JSON instead of a table");
+  return [options] { return run_grid_info(*options); };
+}
+
+}  // namespace icondiff::cli

@@ -1,0 +1,263 @@
+#include <icondiff/grid/grid_checks.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace icondiff {
+
+GridConsistencyError::GridConsistencyError(std::string table, long long row,
+                                           const std::string& problem)
+    : GridError(fmt::format("grid table '{}', row {}: {}", table, row, problem)),
+      table_(std::move(table)),
+      row_(row),
+      problem_(problem) {}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& table, long long row, const std::string& problem) {
+  throw GridConsistencyError(table, row, problem);
+}
+
+void check_shape(const std::string& name, const HostTable<index_t>& t, index_t rows, int cols) {
+  if (t.rows() != static_cast<std::size_t>(rows) || t.cols() != static_cast<std::size_t>(cols))
+    fail(name, -1,
+         fmt::format("has shape ({}, {}), expected ({}, {})", t.rows(), t.cols(), rows, cols));
+}
+
+/// Every entry is a valid index below `target_size`, or missing where `may_miss(slot)` allows.
+template <class MayMiss>
+void check_indices(const std::string& name, const HostTable<index_t>& t, index_t target_size,
+                   const char* target, MayMiss may_miss) {
+  for (std::size_t r = 0; r < t.rows(); ++r)
+    for (std::size_t s = 0; s < t.cols(); ++s) {
+      const index_t v = t(r, s);
+      if (v == missing_index) {
+        if (!may_miss(s))
+          fail(name, static_cast<long long>(r),
+               fmt::format("slot {} is missing, but every {} must have one here", s, target));
+      } else if (v < 0 || v >= target_size) {
+        fail(name, static_cast<long long>(r),
+             fmt::format("slot {} holds {} index {}, outside [0, {})", s, target, v, target_size));
+      }
+    }
+}
+
+bool row_contains(const HostTable<index_t>& t, index_t row, index_t value) {
+  for (std::size_t s = 0; s < t.cols(); ++s)
+    if (t(row, s) == value) return true;
+  return false;
+}
+
+void check_distinct(const std::string& name, const HostTable<index_t>& t) {
+  for (std::size_t r = 0; r < t.rows(); ++r)
+    for (std::size_t a = 0; a < t.cols(); ++a)
+      for (std::size_t b = a + 1; b < t.cols(); ++b)
+        if (t(r, a) != missing_index && t(r, a) == t(r, b))
+          fail(name, static_cast<long long>(r),
+               fmt::format("slots {} and {} both hold {}", a, b, t(r, a)));
+}
+
+void check_size(const std::string& name, std::size_t size, index_t expected) {
+  if (size != static_cast<std::size_t>(expected))
+    fail(name, -1, fmt::format("has {} values, expected {}", size, expected));
+}
+
+void check_positive(const std::string& name, const std::vector<double>& v, index_t expected,
+                    const char* what) {
+  if (v.empty()) return;
+  check_size(name, v.size(), expected);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]) || !(v[i] > 0.0))
+      fail(name, static_cast<long long>(i),
+           fmt::format("value {} is not a positive finite {}", v[i], what));
+}
+
+void check_finite(const std::string& name, const std::vector<double>& v, index_t expected) {
+  if (v.empty()) return;
+  check_size(name, v.size(), expected);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i])) fail(name, static_cast<long long>(i), "value is not finite");
+}
+
+void check_sign(const std::string& name, const std::vector<double>& v, index_t expected) {
+  if (v.empty()) return;
+  check_size(name, v.size(), expected);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] != 1.0 && v[i] != -1.0)
+      fail(name, static_cast<long long>(i), fmt::format("value {} is not +1 or -1", v[i]));
+}
+
+}  // namespace
+
+void check_connectivity(const Grid& g) {
+  const index_t nc = g.num_cells, ne = g.num_edges, nv = g.num_vertices;
+  if (nc <= 0 || ne <= 0 || nv <= 0)
+    fail("sizes", -1,
+         fmt::format("cells/edges/vertices = {}/{}/{}, expected all positive", nc, ne, nv));
+  check_shape("c2e", g.c2e, nc, 3);
+  check_shape("c2v", g.c2v, nc, 3);
+  check_shape("c2e2c", g.c2e2c, nc, 3);
+  check_shape("e2c", g.e2c, ne, 2);
+  check_shape("e2v", g.e2v, ne, 2);
+  check_shape("v2e", g.v2e, nv, 6);
+  check_shape("v2c", g.v2c, nv, 6);
+
+  const auto never = [](std::size_t) { return false; };
+  const auto always = [](std::size_t) { return true; };
+  check_indices("c2e", g.c2e, ne, "edge", never);
+  check_indices("c2v", g.c2v, nv, "vertex", never);
+  check_indices("c2e2c", g.c2e2c, nc, "cell", always);
+  check_indices("e2c", g.e2c, nc, "cell", [](std::size_t slot) { return slot == 1; });
+  check_indices("e2v", g.e2v, nv, "vertex", never);
+  check_indices("v2e", g.v2e, ne, "edge", always);
+  check_indices("v2c", g.v2c, nc, "cell", always);
+  check_distinct("c2e", g.c2e);
+  check_distinct("c2v", g.c2v);
+  check_distinct("e2v", g.e2v);
+  check_distinct("v2e", g.v2e);
+  check_distinct("v2c", g.v2c);
+
+  // E2C against C2E, in both directions; E2V against C2V.
+  for (index_t e = 0; e < ne; ++e)
+    for (int k = 0; k < 2; ++k) {
+      const index_t c = g.e2c(e, k);
+      if (c == missing_index) continue;
+      if (!row_contains(g.c2e, c, e))
+        fail("e2c", e,
+             fmt::format("lists cell {} in slot {}, but that cell's edges (c2e) are {}, {}, {}", c,
+                         k, g.c2e(c, 0), g.c2e(c, 1), g.c2e(c, 2)));
+      for (int m = 0; m < 2; ++m)
+        if (!row_contains(g.c2v, c, g.e2v(e, m)))
+          fail("e2v", e,
+               fmt::format("vertex {} of the edge is not a vertex of its adjacent cell {}",
+                           g.e2v(e, m), c));
+    }
+  for (index_t c = 0; c < nc; ++c)
+    for (int j = 0; j < 3; ++j) {
+      const index_t e = g.c2e(c, j);
+      if (!row_contains(g.e2c, e, c))
+        fail("c2e", c,
+             fmt::format("lists edge {} in slot {}, but that edge's cells (e2c) are {}, {}", e, j,
+                         g.e2c(e, 0), g.e2c(e, 1)));
+      // C2E2C[c, j] is the cell across C2E[c, j].
+      const index_t across = g.e2c(e, 0) == c ? g.e2c(e, 1) : g.e2c(e, 0);
+      if (g.c2e2c(c, j) != across)
+        fail("c2e2c", c,
+             fmt::format("slot {} holds cell {}, but the cell across edge {} (c2e slot {}) is {}",
+                         j, g.c2e2c(c, j), e, j, across));
+    }
+
+  // V2E and V2C against E2V and C2V, entries and counts (so no edge or cell is left out).
+  std::vector<int> edges_at(static_cast<std::size_t>(nv), 0),
+      cells_at(static_cast<std::size_t>(nv), 0);
+  for (index_t e = 0; e < ne; ++e)
+    for (int m = 0; m < 2; ++m) ++edges_at[g.e2v(e, m)];
+  for (index_t c = 0; c < nc; ++c)
+    for (int j = 0; j < 3; ++j) ++cells_at[g.c2v(c, j)];
+  for (index_t v = 0; v < nv; ++v) {
+    int n_edges = 0, n_cells = 0;
+    for (int s = 0; s < 6; ++s) {
+      const index_t e = g.v2e(v, s);
+      if (e != missing_index) {
+        ++n_edges;
+        if (g.e2v(e, 0) != v && g.e2v(e, 1) != v)
+          fail("v2e", v,
+               fmt::format("slot {} holds edge {}, whose vertices (e2v) are {}, {}", s, e,
+                           g.e2v(e, 0), g.e2v(e, 1)));
+      }
+      const index_t c = g.v2c(v, s);
+      if (c != missing_index) {
+        ++n_cells;
+        if (!row_contains(g.c2v, c, v))
+          fail("v2c", v,
+               fmt::format("slot {} holds cell {}, whose vertices (c2v) do not include it", s, c));
+      }
+    }
+    if (n_edges != edges_at[v])
+      fail("v2e", v,
+           fmt::format("lists {} edges, but {} edges (e2v) end at this vertex", n_edges,
+                       edges_at[v]));
+    if (n_cells != cells_at[v])
+      fail(
+          "v2c", v,
+          fmt::format("lists {} cells, but {} cells (c2v) have this vertex", n_cells, cells_at[v]));
+  }
+}
+
+void check_geometry(const Grid& g) {
+  const index_t nc = g.num_cells, ne = g.num_edges, nv = g.num_vertices;
+  check_finite("cell_lon", g.cell_lon, nc);
+  check_finite("cell_lat", g.cell_lat, nc);
+  check_finite("edge_lon", g.edge_lon, ne);
+  check_finite("edge_lat", g.edge_lat, ne);
+  check_finite("vertex_lon", g.vertex_lon, nv);
+  check_finite("vertex_lat", g.vertex_lat, nv);
+  check_positive("cell_area", g.cell_area, nc, "area");
+  check_positive("dual_area", g.dual_area, nv, "area");
+  check_positive("edge_length", g.edge_length, ne, "length");
+  check_positive("dual_edge_length", g.dual_edge_length, ne, "length");
+  check_finite("primal_normal_east", g.primal_normal_east, ne);
+  check_finite("primal_normal_north", g.primal_normal_north, ne);
+  check_finite("dual_normal_east", g.dual_normal_east, ne);
+  check_finite("dual_normal_north", g.dual_normal_north, ne);
+  check_sign("tangent_orientation", g.tangent_orientation, ne);
+
+  if (!g.edge_vertex_distance.empty())
+    for (index_t e = 0; e < ne; ++e)
+      for (int k = 0; k < 2; ++k) {
+        const double d = g.edge_vertex_distance(e, k);
+        if (!std::isfinite(d) || !(d > 0.0))
+          fail("edge_vertex_distance", e,
+               fmt::format("slot {} is {}, expected a positive finite length", k, d));
+      }
+  if (!g.edge_cell_distance.empty())
+    for (index_t e = 0; e < ne; ++e)
+      for (int k = 0; k < 2; ++k) {
+        if (g.e2c(e, k) == missing_index) continue;  // junk in files at boundary edges
+        const double d = g.edge_cell_distance(e, k);
+        if (!std::isfinite(d) || !(d > 0.0))
+          fail("edge_cell_distance", e,
+               fmt::format("slot {} (cell {}) is {}, expected a positive finite length", k,
+                           g.e2c(e, k), d));
+      }
+  const auto check_unit = [&](const char* name, const std::vector<double>& x,
+                              const std::vector<double>& y) {
+    if (x.empty() || y.empty()) return;
+    for (index_t e = 0; e < ne; ++e) {
+      const double norm2 = x[e] * x[e] + y[e] * y[e];
+      if (std::fabs(norm2 - 1.0) > 1e-6)
+        fail(name, e, fmt::format("(east, north) = ({}, {}) is not a unit vector", x[e], y[e]));
+    }
+  };
+  check_unit("primal_normal", g.primal_normal_east, g.primal_normal_north);
+  check_unit("dual_normal", g.dual_normal_east, g.dual_normal_north);
+  if (!g.cell_edge_orientation.empty())
+    for (index_t c = 0; c < nc; ++c)
+      for (int j = 0; j < 3; ++j) {
+        const double o = g.cell_edge_orientation(c, j);
+        if (o != 1.0 && o != -1.0)
+          fail("cell_edge_orientation", c, fmt::format("slot {} is {}, expected +1 or -1", j, o));
+      }
+  if (!g.vertex_edge_orientation.empty())
+    for (index_t v = 0; v < nv; ++v)
+      for (int s = 0; s < 6; ++s) {
+        const double o = g.vertex_edge_orientation(v, s);
+        const bool present = g.v2e(v, s) != missing_index;
+        if (present ? (o != 1.0 && o != -1.0) : o != 0.0)
+          fail("vertex_edge_orientation", v,
+               fmt::format("slot {} is {}, expected {}", s, o,
+                           present ? "+1 or -1" : "0 (no edge)"));
+      }
+}
+
+void check_grid(const Grid& g) {
+  check_connectivity(g);
+  check_shape("c2e2co", g.c2e2co, g.num_cells, 4);
+  check_shape("e2c2v", g.e2c2v, g.num_edges, 4);
+  check_shape("e2c2e", g.e2c2e, g.num_edges, 4);
+  check_shape("e2c2eo", g.e2c2eo, g.num_edges, 5);
+  check_geometry(g);
+}
+
+}  // namespace icondiff

@@ -1,0 +1,11 @@
+// Test category for the HIP backend: the test bodies use TEST_CATEGORY, TEST_EXECSPACE and
+// TEST_MEMSPACE and are compiled once per enabled backend.
+#pragma once
+
+#include <icondiff/kokkos_compat.hpp>
+
+#include <gtest/gtest.h>
+
+#define TEST_CATEGORY hip
+#define TEST_EXECSPACE icondiff::compat::HIP
+#define TEST_MEMSPACE TEST_EXECSPACE::memory_space

@@ -1,0 +1,227 @@
+// Bad grid files get a GridFileError naming the file, the variable, the index and what was
+// expected. Each test damages a good file on purpose (netCDF copy with edits, or truncation).
+#include "support/grid_files.hpp"
+#include "support/netcdf_edit.hpp"
+#include "support/tiny_grids.hpp"
+
+#include <icondiff/io/grid_file.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+namespace icondiff {
+namespace {
+
+/// A good ICON grid file written from the octahedron (always available).
+const std::string& good_file() {
+  static const std::string path = [] {
+    const std::string p = test::scratch_file("good_octahedron.nc");
+    write_icon_grid(test::make_octahedron_grid(), p);
+    return p;
+  }();
+  return path;
+}
+
+std::string damaged(const std::string& name, const test::NetcdfEdits& edits,
+                    const std::string& source = good_file()) {
+  const std::string path = test::scratch_file(name + ".nc");
+  test::copy_netcdf(source, path, edits);
+  return path;
+}
+
+/// Reads `path` expecting a GridFileError about `variable` (and `index` if >= 0) whose message
+/// contains `fragment`.
+void expect_error(const std::string& path, const std::string& variable, long long index,
+                  const std::string& fragment) {
+  try {
+    read_icon_grid(path);
+    FAIL() << "reading " << path << " should have failed";
+  } catch (const GridFileError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.file(), path) << message;
+    EXPECT_EQ(e.variable(), variable) << message;
+    if (index >= 0) {
+      EXPECT_EQ(e.index(), index) << message;
+    }
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+  }
+}
+
+TEST(GridReaderErrors, TheGoodFileReads) {
+  EXPECT_NO_THROW(read_icon_grid(good_file()));
+}
+
+TEST(GridReaderErrors, MissingFile) {
+  expect_error("/nonexistent/folder/grid.nc", "", -1, "does not exist");
+}
+
+TEST(GridReaderErrors, NotNetcdf) {
+  const std::string path = test::scratch_file("not_netcdf.nc");
+  std::ofstream(path) << "this is not a netCDF file\n";
+  expect_error(path, "", -1, "cannot be opened as netCDF");
+}
+
+TEST(GridReaderErrors, TruncatedFile) {
+  for (std::uintmax_t cut : {std::uintmax_t{1}, std::uintmax_t{1000}}) {
+    const std::string path = test::scratch_file("truncated_" + std::to_string(cut) + ".nc");
+    std::filesystem::copy_file(good_file(), path,
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) - cut);
+    expect_error(path, "", -1, "truncated");
+  }
+}
+
+TEST(GridReaderErrors, TruncatedRealFile) {
+  ICONDIFF_REAL_GRID_OR_SKIP(source, test::lam_r19b04);
+  const std::string path = test::scratch_file("truncated_real.nc");
+  std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  expect_error(path, "", -1, "truncated");
+}
+
+TEST(GridReaderErrors, HeaderCutShort) {
+  const std::string path = test::scratch_file("header_cut.nc");
+  std::filesystem::copy_file(good_file(), path, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::resize_file(path, 200);
+  try {
+    read_icon_grid(path);
+    FAIL() << "expected an error";
+  } catch (const GridFileError& e) {
+    EXPECT_EQ(e.file(), path);
+  }
+}
+
+TEST(GridReaderErrors, MissingVariable) {
+  test::NetcdfEdits edits;
+  edits.drop_variables = {"edge_of_cell"};
+  expect_error(damaged("no_edge_of_cell", edits), "edge_of_cell", -1, "missing");
+  edits.drop_variables = {"cell_area", "cell_area_p"};
+  expect_error(damaged("no_cell_area", edits), "cell_area", -1, "missing");
+  edits.drop_variables = {"refin_e_ctrl"};
+  expect_error(damaged("no_refin", edits), "refin_e_ctrl", -1, "missing");
+}
+
+TEST(GridReaderErrors, FallsBackToTheIconAreaNames) {
+  test::NetcdfEdits edits;
+  edits.drop_variables = {"cell_area", "dual_area"};  // ICON's own cell_area_p, dual_area_p remain
+  EXPECT_NO_THROW(read_icon_grid(damaged("p_areas_only", edits)));
+}
+
+TEST(GridReaderErrors, MissingDimension) {
+  test::NetcdfEdits edits;
+  edits.rename_dimensions = {{"nv", "corners"}};
+  expect_error(damaged("no_nv", edits), "", -1, "dimension 'nv' is missing");
+}
+
+TEST(GridReaderErrors, WrongShape) {
+  test::NetcdfEdits edits;
+  edits.redimension = {{"edge_of_cell", {"nc", "cell"}}};
+  expect_error(damaged("shape", edits), "edge_of_cell", -1,
+               "has dimensions (nc, cell), expected (nv, cell)");
+  edits.redimension = {{"cell_area", {"edge"}}};
+  expect_error(damaged("shape_area", edits), "cell_area", -1, "expected (cell)");
+}
+
+TEST(GridReaderErrors, WrongType) {
+  test::NetcdfEdits edits;
+  edits.make_double = {"adjacent_cell_of_edge"};
+  expect_error(damaged("type", edits), "adjacent_cell_of_edge", -1, "expected an integer type");
+}
+
+TEST(GridReaderErrors, IndexOutOfRange) {
+  test::NetcdfEdits edits;
+  // edge_of_cell is (nv, cell): entry [slot 1, cell 3] sits at 1 * 8 + 3
+  edits.edit_values["edge_of_cell"] = [](std::vector<double>& v) { v[1 * 8 + 3] = 9999; };
+  expect_error(damaged("range_high", edits), "edge_of_cell", 3, "holds 9999");
+  edits.edit_values["edge_of_cell"] = [](std::vector<double>& v) { v[2 * 8 + 5] = -7; };
+  expect_error(damaged("range_negative", edits), "edge_of_cell", 5, "holds -7");
+}
+
+TEST(GridReaderErrors, RequiredNeighbourMissing) {
+  test::NetcdfEdits edits;
+  edits.edit_values["vertex_of_cell"] = [](std::vector<double>& v) { v[0 * 8 + 2] = 0; };
+  expect_error(damaged("missing_vertex", edits), "vertex_of_cell", 2, "missing");
+}
+
+TEST(GridReaderErrors, EdgeToCellContradictsCellToEdge) {
+  const Grid g = test::make_octahedron_grid();
+  // Put into slot 0 of edge 0 a cell that does not have edge 0.
+  index_t wrong = 0;
+  while (g.c2e(wrong, 0) == 0 || g.c2e(wrong, 1) == 0 || g.c2e(wrong, 2) == 0) ++wrong;
+  test::NetcdfEdits edits;
+  edits.edit_values["adjacent_cell_of_edge"] = [wrong](std::vector<double>& v) {
+    v[0] = wrong + 1;
+  };
+  expect_error(damaged("e2c_vs_c2e", edits), "adjacent_cell_of_edge", 0, "lists cell");
+}
+
+TEST(GridReaderErrors, NeighbourNotAcrossItsEdge) {
+  test::NetcdfEdits edits;
+  // swap slots 0 and 1 of cell 4's neighbours
+  edits.edit_values["neighbor_cell_index"] = [](std::vector<double>& v) {
+    std::swap(v[0 * 8 + 4], v[1 * 8 + 4]);
+  };
+  expect_error(damaged("c2e2c", edits), "neighbor_cell_index", 4, "the cell across edge");
+}
+
+TEST(GridReaderErrors, VertexEdgesContradictEdgeVertices) {
+  test::NetcdfEdits edits;
+  edits.edit_values["edges_of_vertex"] = [](std::vector<double>& v) { v[5 * 6 + 1] = 3; };
+  expect_error(damaged("v2e", edits), "edges_of_vertex", 1, "");
+}
+
+TEST(GridReaderErrors, BadGeometry) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  test::NetcdfEdits edits;
+  edits.edit_values["cell_area"] = [nan](std::vector<double>& v) { v[6] = nan; };
+  expect_error(damaged("nan_area", edits), "cell_area", 6, "not a positive finite area");
+  edits.edit_values.clear();
+  edits.edit_values["dual_edge_length"] = [](std::vector<double>& v) { v[2] = -5.0; };
+  expect_error(damaged("negative_length", edits), "dual_edge_length", 2,
+               "not a positive finite length");
+  edits.edit_values.clear();
+  edits.edit_values["edge_length"] = [](std::vector<double>& v) { v[11] = 0.0; };
+  expect_error(damaged("zero_length", edits), "edge_length", 11, "not a positive finite length");
+  edits.edit_values.clear();
+  edits.edit_values["edge_vert_distance"] = [nan](std::vector<double>& v) { v[12 + 7] = nan; };
+  expect_error(damaged("nan_distance", edits), "edge_vert_distance", 7, "slot 1");
+  edits.edit_values.clear();
+  edits.edit_values["clat"] = [nan](std::vector<double>& v) { v[1] = nan; };
+  expect_error(damaged("nan_lat", edits), "clat", 1, "not finite");
+  edits.edit_values.clear();
+  edits.edit_values["zonal_normal_primal_edge"] = [](std::vector<double>& v) { v[4] *= 3; };
+  expect_error(damaged("normal", edits), "zonal_normal_primal_edge/meridional_normal_primal_edge",
+               4, "not a unit vector");
+  edits.edit_values.clear();
+  edits.edit_values["orientation_of_normal"] = [](std::vector<double>& v) { v[3] = 2; };
+  expect_error(damaged("orientation", edits), "orientation_of_normal", 3, "expected +1 or -1");
+}
+
+TEST(GridReaderErrors, BoundaryRowsOutOfOrder) {
+  test::NetcdfEdits edits;
+  edits.edit_values["refin_c_ctrl"] = [](std::vector<double>& v) {
+    v[0] = 1;
+    v[1] = 2;
+    v[2] = 1;
+  };
+  expect_error(damaged("refin", edits), "refin_c_ctrl", -1, "not stored contiguously");
+}
+
+TEST(GridReaderErrors, RealLimitedAreaFileWithSwappedEdgeCells) {
+  ICONDIFF_REAL_GRID_OR_SKIP(source, test::lam_r19b04);
+  test::NetcdfEdits edits;
+  const long long edges = 6761;
+  // Edge 3000 claims a cell that does not have it.
+  edits.edit_values["adjacent_cell_of_edge"] = [edges](std::vector<double>& v) {
+    v[0 * edges + 3000] = v[0 * edges + 3500];
+  };
+  expect_error(damaged("real_e2c", edits, source), "adjacent_cell_of_edge", 3000, "lists cell");
+}
+
+}  // namespace
+}  // namespace icondiff
