@@ -102,6 +102,19 @@ inline void set_begin_parallel_reduce_callback(BeginKernelCallback callback) {
 inline void set_push_region_callback(PushRegionCallback callback) {
   Kokkos::Tools::Experimental::set_push_region_callback(callback);
 }
+// The C interface's typedefs have the same names in 3.4 and 4.x.
+using AllocateDataCallback = Kokkos_Profiling_allocateDataFunction;
+using BeginDeepCopyCallback = Kokkos_Profiling_beginDeepCopyFunction;
+using BeginFenceCallback = Kokkos_Profiling_beginFenceFunction;
+inline void set_allocate_data_callback(AllocateDataCallback callback) {
+  Kokkos::Tools::Experimental::set_allocate_data_callback(callback);
+}
+inline void set_begin_deep_copy_callback(BeginDeepCopyCallback callback) {
+  Kokkos::Tools::Experimental::set_begin_deep_copy_callback(callback);
+}
+inline void set_begin_fence_callback(BeginFenceCallback callback) {
+  Kokkos::Tools::Experimental::set_begin_fence_callback(callback);
+}
 
 // ---- Concurrency: a member call in every version (the static form is gone in 5.x). ------------
 template <class ExecSpace>

@@ -1,77 +1,20 @@
 // Writes a Grid in the layout of an ICON grid file (icon_grid_format.md): small dimension first,
 // 1-based indices, -1 for missing neighbours.
+#include "netcdf_file.hpp"
+
 #include <icondiff/core/error.hpp>
 #include <icondiff/io/grid_file.hpp>
 
 #include <fmt/format.h>
 #include <netcdf.h>
 
-#include <map>
 #include <vector>
 
 namespace icondiff {
 
 namespace {
 
-class NetcdfWriter {
- public:
-  explicit NetcdfWriter(const std::string& path) : path_(path) {
-    check(nc_create(path.c_str(), NC_CLOBBER | NC_64BIT_OFFSET, &ncid_), "create the file");
-  }
-  ~NetcdfWriter() {
-    if (ncid_ >= 0) nc_close(ncid_);
-  }
-  NetcdfWriter(const NetcdfWriter&) = delete;
-  NetcdfWriter& operator=(const NetcdfWriter&) = delete;
-
-  int dimension(const std::string& name, std::size_t size) {
-    int id = 0;
-    check(nc_def_dim(ncid_, name.c_str(), size, &id), "define dimension " + name);
-    dims_[name] = id;
-    return id;
-  }
-  int variable(const std::string& name, nc_type type, const std::vector<std::string>& dims) {
-    std::vector<int> ids;
-    for (const auto& d : dims) ids.push_back(dims_.at(d));
-    int id = 0;
-    check(nc_def_var(ncid_, name.c_str(), type, static_cast<int>(ids.size()), ids.data(), &id),
-          "define variable " + name);
-    vars_[name] = id;
-    return id;
-  }
-  void text(const std::string& var, const std::string& name, const std::string& value) {
-    const int id = var.empty() ? NC_GLOBAL : vars_.at(var);
-    check(nc_put_att_text(ncid_, id, name.c_str(), value.size(), value.c_str()), "write " + name);
-  }
-  void number(const std::string& var, const std::string& name, double value) {
-    const int id = var.empty() ? NC_GLOBAL : vars_.at(var);
-    check(nc_put_att_double(ncid_, id, name.c_str(), NC_DOUBLE, 1, &value), "write " + name);
-  }
-  void integer(const std::string& var, const std::string& name, int value) {
-    const int id = var.empty() ? NC_GLOBAL : vars_.at(var);
-    check(nc_put_att_int(ncid_, id, name.c_str(), NC_INT, 1, &value), "write " + name);
-  }
-  void end_definitions() { check(nc_enddef(ncid_), "finish the header"); }
-  void put(const std::string& var, const std::vector<double>& values) {
-    check(nc_put_var_double(ncid_, vars_.at(var), values.data()), "write " + var);
-  }
-  void put(const std::string& var, const std::vector<int>& values) {
-    check(nc_put_var_int(ncid_, vars_.at(var), values.data()), "write " + var);
-  }
-  void close() {
-    check(nc_close(ncid_), "close the file");
-    ncid_ = -1;
-  }
-
- private:
-  void check(int status, const std::string& what) const {
-    if (status != NC_NOERR)
-      throw GridFileError(path_, "", -1, fmt::format("cannot {}: {}", what, nc_strerror(status)));
-  }
-  std::string path_;
-  int ncid_ = -1;
-  std::map<std::string, int> dims_, vars_;
-};
+using io::NetcdfWriter;
 
 /// (points, slots) table -> (slots, points) netCDF order, 1-based, -1 for missing.
 std::vector<int> transpose_indices(const HostTable<index_t>& t) {

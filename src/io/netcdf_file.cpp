@@ -18,14 +18,22 @@ bool is_numeric_type(nc_type t) {
   return is_integer_type(t) || t == NC_FLOAT || t == NC_DOUBLE;
 }
 
+// Guards against a factory that returns: the callers rely on never getting past a failure.
+[[noreturn]] void raise_with(FileErrorFactory raise, const std::string& file,
+                             const std::string& variable, long long index,
+                             const std::string& problem) {
+  raise(file, variable, index, problem);
+  throw Error(fmt::format("file '{}', variable '{}': {}", file, variable, problem));
+}
+
 // ---- Minimal reader of the classic (CDF-1/2/5) header, only to learn where the data ends.
 // -------- netCDF-C zero-fills reads past the end of a truncated classic file without any error,
 // which would turn a cut-off grid file into silently wrong connectivity. See the netCDF classic
 // format specification (NetCDF Users Guide, "File Format Specification").
 class ClassicHeader {
  public:
-  ClassicHeader(const std::string& path, std::vector<unsigned char> bytes)
-      : path_(path), bytes_(std::move(bytes)) {}
+  ClassicHeader(const std::string& path, std::vector<unsigned char> bytes, FileErrorFactory raise)
+      : path_(path), bytes_(std::move(bytes)), raise_(raise) {}
 
   std::uint64_t data_extent() {
     const int version = bytes_.at(3);
@@ -40,8 +48,8 @@ class ClassicHeader {
  private:
   void need(std::size_t n) {
     if (pos_ + n > bytes_.size())
-      throw GridFileError(path_, "", -1,
-                          "the netCDF header is cut short: the file is truncated or corrupt");
+      raise_with(raise_, path_, "", -1,
+                 "the netCDF header is cut short: the file is truncated or corrupt");
   }
   std::uint64_t u32() {
     need(4);
@@ -149,15 +157,29 @@ class ClassicHeader {
 
   std::string path_;
   std::vector<unsigned char> bytes_;
+  FileErrorFactory raise_;
   std::size_t pos_ = 4;
   bool wide_ = false;
   bool offset64_ = false;
   std::vector<std::uint64_t> dim_lengths_;
 };
 
+NetcdfKind kind_of(nc_type t) {
+  if (is_integer_type(t)) return NetcdfKind::Integer;
+  if (t == NC_FLOAT || t == NC_DOUBLE) return NetcdfKind::Real;
+  if (t == NC_CHAR) return NetcdfKind::Text;
+  return NetcdfKind::Other;
+}
+
 }  // namespace
 
-std::optional<std::uint64_t> classic_format_extent(const std::string& path) {
+void throw_grid_file_error(const std::string& file, const std::string& variable, long long index,
+                           const std::string& problem) {
+  throw GridFileError(file, variable, index, problem);
+}
+
+std::optional<std::uint64_t> classic_format_extent(const std::string& path,
+                                                   FileErrorFactory raise) {
   std::ifstream in(path, std::ios::binary);
   unsigned char magic[4] = {0, 0, 0, 0};
   in.read(reinterpret_cast<char*>(magic), 4);
@@ -170,30 +192,32 @@ std::optional<std::uint64_t> classic_format_extent(const std::string& path) {
   std::vector<unsigned char> bytes(
       static_cast<std::size_t>(std::min<std::uint64_t>(size, 16u << 20)));
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return ClassicHeader(path, std::move(bytes)).data_extent();
+  return ClassicHeader(path, std::move(bytes), raise).data_extent();
 }
 
-NetcdfReader::NetcdfReader(std::string path) : path_(std::move(path)) {
+NetcdfReader::NetcdfReader(std::string path, FileErrorFactory raise)
+    : path_(std::move(path)), raise_(raise) {
   std::error_code ec;
-  if (!std::filesystem::exists(path_, ec))
-    throw GridFileError(path_, "", -1, "the file does not exist");
+  if (!std::filesystem::exists(path_, ec)) fail("", -1, "the file does not exist");
   if (std::filesystem::is_directory(path_, ec))
-    throw GridFileError(path_, "", -1, "this is a directory, not a netCDF file");
+    fail("", -1, "this is a directory, not a netCDF file");
   const int status = nc_open(path_.c_str(), NC_NOWRITE, &ncid_);
-  if (status != NC_NOERR)
-    throw GridFileError(path_, "", -1,
-                        fmt::format("cannot be opened as netCDF: {}", nc_strerror(status)));
+  if (status != NC_NOERR) {
+    ncid_ = -1;
+    fail("", -1, fmt::format("cannot be opened as netCDF: {}", nc_strerror(status)));
+  }
   try {
-    if (const auto extent = classic_format_extent(path_)) {
+    if (const auto extent = classic_format_extent(path_, raise_)) {
       const auto size = std::filesystem::file_size(path_);
       if (size < *extent)
-        throw GridFileError(path_, "", -1,
-                            fmt::format("the file is truncated: it has {} bytes, but its netCDF "
-                                        "header describes data up to byte {}",
-                                        size, *extent));
+        fail("", -1,
+             fmt::format("the file is truncated: it has {} bytes, but its netCDF "
+                         "header describes data up to byte {}",
+                         size, *extent));
     }
   } catch (...) {
     nc_close(ncid_);
+    ncid_ = -1;
     throw;
   }
 }
@@ -204,7 +228,7 @@ NetcdfReader::~NetcdfReader() {
 
 void NetcdfReader::fail(const std::string& variable, long long index,
                         const std::string& problem) const {
-  throw GridFileError(path_, variable, index, problem);
+  raise_with(raise_, path_, variable, index, problem);
 }
 
 bool NetcdfReader::has_variable(const std::string& name) const {
@@ -229,7 +253,7 @@ std::optional<std::size_t> NetcdfReader::dimension(const std::string& name) cons
 
 std::size_t NetcdfReader::required_dimension(const std::string& name) const {
   const auto len = dimension(name);
-  if (!len) throw GridFileError(path_, "", -1, fmt::format("the dimension '{}' is missing", name));
+  if (!len) fail("", -1, fmt::format("the dimension '{}' is missing", name));
   return *len;
 }
 
@@ -312,6 +336,176 @@ std::optional<double> NetcdfReader::number_attribute(const std::string& name) co
   std::vector<double> value(len);
   nc_get_att_double(ncid_, NC_GLOBAL, name.c_str(), value.data());
   return value[0];
+}
+
+std::vector<std::string> NetcdfReader::attribute_names() const {
+  int count = 0;
+  nc_inq_natts(ncid_, &count);
+  std::vector<std::string> names;
+  for (int a = 0; a < count; ++a) {
+    char name[NC_MAX_NAME + 1] = {0};
+    if (nc_inq_attname(ncid_, NC_GLOBAL, a, name) == NC_NOERR) names.emplace_back(name);
+  }
+  return names;
+}
+
+NetcdfKind NetcdfReader::attribute_kind(const std::string& name) const {
+  nc_type type = 0;
+  std::size_t len = 0;
+  if (nc_inq_att(ncid_, NC_GLOBAL, name.c_str(), &type, &len) != NC_NOERR)
+    return NetcdfKind::Missing;
+  return kind_of(type);
+}
+
+std::vector<long long> NetcdfReader::integer_attribute(const std::string& name) const {
+  nc_type type = 0;
+  std::size_t len = 0;
+  if (nc_inq_att(ncid_, NC_GLOBAL, name.c_str(), &type, &len) != NC_NOERR)
+    fail(name, -1, "the global attribute is missing");
+  if (!is_integer_type(type)) fail(name, -1, "the global attribute is not of an integer type");
+  std::vector<long long> values(len);
+  const int status = nc_get_att_longlong(ncid_, NC_GLOBAL, name.c_str(), values.data());
+  if (status != NC_NOERR) fail(name, -1, fmt::format("cannot be read: {}", nc_strerror(status)));
+  return values;
+}
+
+NetcdfKind NetcdfReader::variable_kind(const std::string& name) const {
+  nc_type type = 0;
+  nc_inq_vartype(ncid_, variable_id(name), &type);
+  return kind_of(type);
+}
+
+// ---- NetcdfWriter ------------------------------------------------------------------------------
+
+NetcdfWriter::NetcdfWriter(std::string path, NetcdfFormat format, FileErrorFactory raise)
+    : path_(std::move(path)), raise_(raise) {
+  int mode = NC_CLOBBER;
+  switch (format) {
+    case NetcdfFormat::Offset64: mode |= NC_64BIT_OFFSET; break;
+    case NetcdfFormat::Cdf5: mode |= NC_64BIT_DATA; break;
+    case NetcdfFormat::Netcdf4: mode |= NC_NETCDF4 | NC_CLASSIC_MODEL; break;
+  }
+  const int status = nc_create(path_.c_str(), mode, &ncid_);
+  if (status != NC_NOERR) {
+    ncid_ = -1;
+    check(status, "", "create the file");
+  }
+}
+
+NetcdfWriter::~NetcdfWriter() {
+  if (ncid_ >= 0) nc_close(ncid_);
+}
+
+void NetcdfWriter::check(int status, const std::string& variable, const std::string& what) const {
+  if (status != NC_NOERR)
+    raise_with(raise_, path_, variable, -1,
+               fmt::format("cannot {}: {}", what, nc_strerror(status)));
+}
+
+int NetcdfWriter::id_of(const std::string& var) const {
+  if (var.empty()) return NC_GLOBAL;
+  const auto it = vars_.find(var);
+  if (it == vars_.end()) raise_with(raise_, path_, var, -1, "the variable was never defined");
+  return it->second;
+}
+
+void NetcdfWriter::no_fill() {
+  int old_mode = 0;
+  check(nc_set_fill(ncid_, NC_NOFILL, &old_mode), "", "switch pre-filling off");
+}
+
+int NetcdfWriter::dimension(const std::string& name, std::size_t size) {
+  int id = 0;
+  check(nc_def_dim(ncid_, name.c_str(), size, &id), "", "define dimension " + name);
+  dims_[name] = id;
+  return id;
+}
+
+int NetcdfWriter::variable(const std::string& name, nc_type type,
+                           const std::vector<std::string>& dims) {
+  std::vector<int> ids;
+  for (const auto& d : dims) {
+    const auto it = dims_.find(d);
+    if (it == dims_.end())
+      raise_with(raise_, path_, name, -1, fmt::format("the dimension '{}' was never defined", d));
+    ids.push_back(it->second);
+  }
+  int id = 0;
+  check(nc_def_var(ncid_, name.c_str(), type, static_cast<int>(ids.size()), ids.data(), &id), name,
+        "define the variable");
+  vars_[name] = id;
+  return id;
+}
+
+void NetcdfWriter::text(const std::string& var, const std::string& name, const std::string& value) {
+  check(nc_put_att_text(ncid_, id_of(var), name.c_str(), value.size(), value.c_str()), var,
+        "write attribute " + name);
+}
+
+void NetcdfWriter::number(const std::string& var, const std::string& name, double value) {
+  check(nc_put_att_double(ncid_, id_of(var), name.c_str(), NC_DOUBLE, 1, &value), var,
+        "write attribute " + name);
+}
+
+void NetcdfWriter::integer(const std::string& var, const std::string& name, int value) {
+  check(nc_put_att_int(ncid_, id_of(var), name.c_str(), NC_INT, 1, &value), var,
+        "write attribute " + name);
+}
+
+void NetcdfWriter::integers(const std::string& var, const std::string& name,
+                            const std::vector<int>& values) {
+  check(nc_put_att_int(ncid_, id_of(var), name.c_str(), NC_INT, values.size(), values.data()), var,
+        "write attribute " + name);
+}
+
+void NetcdfWriter::end_definitions() {
+  check(nc_enddef(ncid_), "", "finish the header");
+}
+
+std::size_t NetcdfWriter::length_of(const std::string& var) const {
+  const int id = id_of(var);
+  int ndims = 0;
+  nc_inq_varndims(ncid_, id, &ndims);
+  std::vector<int> dimids(static_cast<std::size_t>(ndims));
+  nc_inq_vardimid(ncid_, id, dimids.data());
+  std::size_t n = 1;
+  for (int d : dimids) {
+    std::size_t len = 0;
+    nc_inq_dimlen(ncid_, d, &len);
+    n *= len;
+  }
+  return n;
+}
+
+// netCDF reads as many values as the variable holds, so a short vector would be overread.
+void NetcdfWriter::put(const std::string& var, const std::vector<double>& values) {
+  if (values.size() != length_of(var))
+    raise_with(
+        raise_, path_, var, -1,
+        fmt::format("cannot write {} values into a variable of {}", values.size(), length_of(var)));
+  put(var, values.data());
+}
+void NetcdfWriter::put(const std::string& var, const std::vector<int>& values) {
+  if (values.size() != length_of(var))
+    raise_with(
+        raise_, path_, var, -1,
+        fmt::format("cannot write {} values into a variable of {}", values.size(), length_of(var)));
+  put(var, values.data());
+}
+void NetcdfWriter::put(const std::string& var, const double* values) {
+  check(nc_put_var_double(ncid_, id_of(var), values), var, "write the variable");
+}
+void NetcdfWriter::put(const std::string& var, const float* values) {
+  check(nc_put_var_float(ncid_, id_of(var), values), var, "write the variable");
+}
+void NetcdfWriter::put(const std::string& var, const int* values) {
+  check(nc_put_var_int(ncid_, id_of(var), values), var, "write the variable");
+}
+
+void NetcdfWriter::close() {
+  const int id = ncid_;
+  ncid_ = -1;
+  check(nc_close(id), "", "close the file");
 }
 
 }  // namespace icondiff::io

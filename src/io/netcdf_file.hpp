@@ -1,21 +1,37 @@
-// A thin RAII reader over netCDF-C that turns every failure into a GridFileError naming the file,
-// the variable and what was expected. Private to src/.
+// Thin RAII reader and writer over netCDF-C that turn every failure into an exception naming the
+// file, the variable and what was expected. By default that exception is a GridFileError; other
+// file kinds (savepoints) pass their own factory so their users catch one type. Private to src/.
 #pragma once
 
 #include <icondiff/core/error.hpp>
 
+#include <netcdf.h>
+
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace icondiff::io {
 
+/// Throws the exception of the kind of file at hand. `index` < 0 means "not about one element".
+/// Must not return (the callers below treat it as [[noreturn]]).
+using FileErrorFactory = void (*)(const std::string& file, const std::string& variable,
+                                  long long index, const std::string& problem);
+
+/// The default factory: throws GridFileError.
+[[noreturn]] void throw_grid_file_error(const std::string& file, const std::string& variable,
+                                        long long index, const std::string& problem);
+
+/// What a global attribute or a variable holds.
+enum class NetcdfKind { Missing, Text, Integer, Real, Other };
+
 class NetcdfReader {
  public:
-  /// Opens `path` read-only. Throws GridFileError if the file is missing, not netCDF, or (classic
-  /// and 64-bit-offset formats) shorter than its own header says.
-  explicit NetcdfReader(std::string path);
+  /// Opens `path` read-only. Raises (through `raise`) if the file is missing, not netCDF, or
+  /// (classic and 64-bit-offset formats) shorter than its own header says.
+  explicit NetcdfReader(std::string path, FileErrorFactory raise = throw_grid_file_error);
   ~NetcdfReader();
   NetcdfReader(const NetcdfReader&) = delete;
   NetcdfReader& operator=(const NetcdfReader&) = delete;
@@ -38,6 +54,15 @@ class NetcdfReader {
   std::optional<std::string> text_attribute(const std::string& name) const;
   std::optional<double> number_attribute(const std::string& name) const;
 
+  /// Names of every global attribute, in file order.
+  std::vector<std::string> attribute_names() const;
+  /// The kind of a global attribute (Missing if absent).
+  NetcdfKind attribute_kind(const std::string& name) const;
+  /// Every value of a global attribute of an integer type (fails for other kinds).
+  std::vector<long long> integer_attribute(const std::string& name) const;
+  /// The element type of a variable (fails if it is missing).
+  NetcdfKind variable_kind(const std::string& name) const;
+
   [[noreturn]] void fail(const std::string& variable, long long index,
                          const std::string& problem) const;
 
@@ -47,12 +72,63 @@ class NetcdfReader {
                           const std::vector<std::string>& dims) const;
 
   std::string path_;
+  FileErrorFactory raise_;
   int ncid_ = -1;
 };
 
 /// For a classic, 64-bit-offset or CDF-5 file: the number of bytes its header says the data
 /// occupies (the minimal size of an intact file). std::nullopt for other formats (HDF5 detects
-/// truncation itself). Throws GridFileError if the header itself is cut short.
-std::optional<std::uint64_t> classic_format_extent(const std::string& path);
+/// truncation itself). Raises (through `raise`) if the header itself is cut short.
+std::optional<std::uint64_t> classic_format_extent(const std::string& path,
+                                                   FileErrorFactory raise = throw_grid_file_error);
+
+/// On-disk flavours the writer can create.
+enum class NetcdfFormat {
+  Offset64,  ///< classic 64-bit offset (CDF-2): read everywhere; each variable < 4 GiB
+  Cdf5,      ///< classic CDF-5: no per-variable size limit, 64-bit integers
+  Netcdf4,   ///< HDF5-based netCDF-4 (classic data model)
+};
+
+/// Creates (clobbers) a netCDF file; define dimensions, variables and attributes, then
+/// end_definitions() and put() every variable, then close(). Every failure raises naming the file.
+class NetcdfWriter {
+ public:
+  explicit NetcdfWriter(std::string path, NetcdfFormat format = NetcdfFormat::Offset64,
+                        FileErrorFactory raise = throw_grid_file_error);
+  ~NetcdfWriter();
+  NetcdfWriter(const NetcdfWriter&) = delete;
+  NetcdfWriter& operator=(const NetcdfWriter&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  /// Skips netCDF's pre-fill of every variable: halves the I/O of a writer that writes every
+  /// variable completely anyway.
+  void no_fill();
+  int dimension(const std::string& name, std::size_t size);
+  int variable(const std::string& name, nc_type type, const std::vector<std::string>& dims);
+  /// Attributes of variable `var`, or global ones when `var` is empty.
+  void text(const std::string& var, const std::string& name, const std::string& value);
+  void number(const std::string& var, const std::string& name, double value);
+  void integer(const std::string& var, const std::string& name, int value);
+  void integers(const std::string& var, const std::string& name, const std::vector<int>& values);
+  void end_definitions();
+  /// Writes a whole variable; `values` must hold as many elements as the variable has.
+  void put(const std::string& var, const std::vector<double>& values);
+  void put(const std::string& var, const std::vector<int>& values);
+  void put(const std::string& var, const double* values);
+  void put(const std::string& var, const float* values);
+  void put(const std::string& var, const int* values);
+  void close();
+
+ private:
+  int id_of(const std::string& var) const;
+  std::size_t length_of(const std::string& var) const;
+  void check(int status, const std::string& variable, const std::string& what) const;
+
+  std::string path_;
+  FileErrorFactory raise_;
+  int ncid_ = -1;
+  std::map<std::string, int> dims_, vars_;
+};
 
 }  // namespace icondiff::io

@@ -27,6 +27,11 @@ inline double dot(Vec3 a, Vec3 b) {
 inline Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
+/// a · (b × c): positive when (a, b, c) are counter-clockwise seen from outside the sphere, and
+/// the side of the great circle through a and b on which c lies.
+inline double triple_product(Vec3 a, Vec3 b, Vec3 c) {
+  return dot(a, cross(b, c));
+}
 inline double norm(Vec3 a) {
   return std::sqrt(dot(a, a));
 }

@@ -1,0 +1,141 @@
+// The horizontal diffusion granule: ICON's mo_nh_diffusion / ICON4Py's Diffusion.run, on any
+// Kokkos execution space (diffusion_spec.md §3).
+#pragma once
+
+#include <icondiff/comm/halo_exchange.hpp>
+#include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/diffusion_params.hpp>
+#include <icondiff/diffusion/diffusion_states.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/grid/vertical_grid.hpp>
+#include <icondiff/profiling/kernel_timers.hpp>
+
+#include <memory>
+#include <string>
+
+namespace icondiff {
+
+/// How the steps are mapped to kernels. Both give the same results (to round-off; see
+/// docs/dev/diffusion.md for where and why they are not bit-identical).
+enum class DiffusionStrategy {
+  /// One kernel per ICON4Py program, including ICON4Py's copies of w and theta_v: the structure
+  /// of ICON's OpenACC code.
+  Unfused,
+  /// As few passes over memory as the data dependencies allow: no copy of w (its Laplacian is
+  /// stored once instead of recomputed at every neighbour), the cold-pool enhancement computed
+  /// inside the theta kernel, no copy of theta_v when truly horizontal diffusion is off.
+  Fused,
+};
+
+const char* to_string(DiffusionStrategy strategy);
+/// "fused" or "unfused"; throws ConfigError otherwise.
+DiffusionStrategy parse_strategy(const std::string& name);
+
+/// The horizontal ranges of every step (diffusion_spec §3.0), fixed by the grid's zones.
+struct DiffusionRanges {
+  IndexRange rbf_vertices;           ///< S2, S5: [S(V,LB2), E(V,LOCAL))
+  IndexRange nabla2_edges;           ///< S3: [S(E,LB5), E(E,HALO_LEVEL_2))
+  IndexRange turbulence_cells;       ///< S4, S11: [S(C,NUDGING), E(C,LOCAL))
+  IndexRange vn_edges;               ///< S6: [S(E,LB5), E(E,LOCAL))
+  index_t start_2nd_nudge_line = 0;  ///< S6 split: S(E,NUDGING_LEVEL_2)
+  IndexRange w_cells;                ///< S8 output: [w_start, E(C,HALO))
+  IndexRange w_updated_cells;        ///< S8 update: [S(C,INTERIOR), E(C,LOCAL))
+  IndexRange cold_pool_edges;        ///< S9: [S(E,NUDGING), E(E,HALO))
+  IndexRange all_cells;              ///< S7, S10 copies
+};
+
+/// The ranges for `grid`; w_start is S(C,NUDGING) on limited-area grids, S(C,LB4) otherwise.
+template <class MemorySpace>
+DiffusionRanges diffusion_ranges(const DeviceGrid<MemorySpace>& grid);
+
+template <class ExecSpace>
+class Diffusion {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+
+  /// ICON4Py's Diffusion.__init__: validates everything (configuration, vertical grid, extents of
+  /// every field against the grid and nlev, missing neighbours inside the ranges the kernels use),
+  /// derives the parameters and profiles, and allocates every temporary once.
+  /// Throws ConfigError, InvalidArgument or GridError naming what is wrong.
+  Diffusion(const DiffusionConfig& config, const DeviceGrid<memory_space>& grid,
+            const VerticalGrid& vertical, const DiffusionMetricState<memory_space>& metric,
+            const DiffusionInterpolationState<memory_space>& interpolation,
+            const DiffusionEdgeParams<memory_space>& edges,
+            const DiffusionCellParams<memory_space>& cells,
+            DiffusionStrategy strategy = DiffusionStrategy::Fused,
+            std::shared_ptr<HaloExchange<memory_space>> exchange = nullptr,
+            const ExecSpace& space = ExecSpace());
+
+  /// One diffusion step: updates vn, w, theta_v and exner in place and writes the turbulence
+  /// diagnostics (ICON4Py Diffusion.run; diffusion_spec §3). `dtime` must be > 0. Kernels are
+  /// enqueued on the execution space instance and not fenced (unless timers are attached).
+  void run(const DiffusionDiagnosticState<memory_space>& diagnostic,
+           const DiffusionPrognosticState<memory_space>& prognostic, double dtime,
+           bool initial_run = false);
+
+  /// Attaches per-kernel timers (fences after every kernel) or detaches them (nullptr).
+  void set_timers(KernelTimers* timers) { timers_ = timers; }
+  void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }
+  DiffusionStrategy strategy() const { return strategy_; }
+
+  const DiffusionConfig& config() const { return config_; }
+  const DiffusionParams& params() const { return params_; }
+  const DiffusionProfiles& profiles() const { return profiles_; }
+  int num_levels() const { return nlev_; }
+  const DiffusionRanges& ranges() const { return ranges_; }
+
+ private:
+  template <class Body>
+  void launch(const std::string& label, IndexRange points, index_t level_begin, index_t level_end,
+              const Body& body);
+  template <class Body>
+  void launch_levels(const std::string& label, index_t level_begin, index_t level_end,
+                     const Body& body);
+  void check_state(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                   const DiffusionPrognosticState<memory_space>& prognostic) const;
+  void check_neighbours_in_ranges() const;
+  void exchange(Location location, HaloField a, HaloField b = {});
+  void fence_for_exchange();
+
+  /// S1-S6 and the start of the vn exchange (X4a): the same kernels in both strategies.
+  void run_steps_up_to_vn(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                          const DiffusionPrognosticState<memory_space>& prognostic,
+                          bool initial_run, double dtime);
+  /// X5 and X6.
+  void run_final_exchanges(const DiffusionPrognosticState<memory_space>& prognostic,
+                           bool initial_run);
+  void run_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                   const DiffusionPrognosticState<memory_space>& prognostic);
+  void run_fused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                 const DiffusionPrognosticState<memory_space>& prognostic);
+
+  DiffusionConfig config_;
+  DiffusionParams params_;
+  DiffusionProfiles profiles_;
+  int nlev_ = 0;
+  int nrd_ = 0;
+  DeviceGrid<memory_space> grid_;
+  DiffusionRanges ranges_;
+  DiffusionMetricState<memory_space> metric_;
+  DiffusionInterpolationState<memory_space> interpolation_;
+  DiffusionEdgeParams<memory_space> edges_;
+  DiffusionCellParams<memory_space> cells_;
+  DiffusionStrategy strategy_;
+  std::shared_ptr<HaloExchange<memory_space>> exchange_;
+  ExecSpace space_;
+  KernelTimers* timers_ = nullptr;
+
+  // K-profiles on the device (regular and initial-run variants chosen per call).
+  View1D<wp, memory_space> diff_multfac_vn_, diff_multfac_vn_initial_, enh_smag_fac_,
+      diff_multfac_n2w_;
+  View1D<vp, memory_space> smag_limit_, smag_limit_initial_, diff_multfac_smag_;
+  // geofac_n2s split into the self and neighbour parts (ICON grids: self first).
+  View1D<wp, memory_space> geofac_n2s_c_;
+  View2D<wp, memory_space> geofac_n2s_nbh_;
+  // Temporaries (zero-initialised once; never reallocated).
+  View2D<vp, memory_space> u_vert_, v_vert_, kh_smag_e_, kh_smag_ec_, z_nabla2_c_;
+  View2D<wp, memory_space> z_nabla2_e_, w_tmp_, theta_v_tmp_;
+};
+
+}  // namespace icondiff

@@ -1,0 +1,108 @@
+#include <icondiff/core/error.hpp>
+#include <icondiff/diffusion/diffusion_params.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace icondiff {
+
+namespace {
+constexpr double gas_constant_dry_air = 287.04;  // Rd, J/(kg K) (ICON4Py constants)
+constexpr double cpd = 1004.64;                  // specific heat at constant pressure
+}  // namespace
+
+DiffusionParams derive_diffusion_params(const DiffusionConfig& config) {
+  config.validate();
+  DiffusionParams p;
+  const double n = static_cast<double>(config.ndyn_substeps);
+  p.K2 = config.hdiff_efdt_ratio > 0.0 ? 1.0 / (config.hdiff_efdt_ratio * 8.0) : 0.0;
+  p.K4 = p.K2 / 8.0;
+  p.K6 = p.K2 / 64.0;
+  p.K4W = config.hdiff_w_efdt_ratio > 0.0 ? 1.0 / (config.hdiff_w_efdt_ratio * 36.0) : 0.0;
+  p.smag_offset = 0.25 * p.K4 * n;
+  p.diff_multfac_w = std::min(1.0 / 48.0, p.K4W * n);
+  p.nudgezone_diff = 0.04 / (config.max_nudging_coefficient + DBL_EPSILON);
+  p.bdy_diff = 0.015 / (config.max_nudging_coefficient + DBL_EPSILON);
+  p.fac_bdydiff_v = std::sqrt(n) / config.velocity_boundary_diffusion_denominator;
+  p.rd_o_cvd = gas_constant_dry_air / (cpd - gas_constant_dry_air);
+  return p;
+}
+
+void VerticalGrid::validate() const {
+  if (vct_a.size() < 2)
+    throw ConfigError(
+        fmt::format("vertical grid: vct_a has {} values, expected nlev + 1 >= 2", vct_a.size()));
+  for (std::size_t k = 0; k < vct_a.size(); ++k) {
+    if (!std::isfinite(vct_a[k]))
+      throw ConfigError(fmt::format("vertical grid: vct_a[{}] = {} is not finite", k, vct_a[k]));
+    if (k > 0 && !(vct_a[k] < vct_a[k - 1]))
+      throw ConfigError(fmt::format(
+          "vertical grid: vct_a must decrease from the model top (index 0) to the surface, but "
+          "vct_a[{}] = {} >= vct_a[{}] = {}",
+          k, vct_a[k], k - 1, vct_a[k - 1]));
+  }
+  const int nrd = end_index_of_damping_layer;
+  if (nrd < 0 || nrd > num_levels() - 1)
+    throw ConfigError(fmt::format(
+        "vertical grid: end_index_of_damping_layer (nrd) = {} is outside [0, nlev - 1 = {}] "
+        "(diff_multfac_n2w reads vct_a[nrd + 1])",
+        nrd, num_levels() - 1));
+}
+
+int end_index_of_damping_layer(const std::vector<double>& vct_a, double rayleigh_damping_height) {
+  int nrd = 0;
+  for (std::size_t kh = 0; kh < vct_a.size(); ++kh)
+    if (vct_a[kh] >= rayleigh_damping_height) nrd = static_cast<int>(kh);
+  return nrd;
+}
+
+DiffusionProfiles compute_diffusion_profiles(const DiffusionConfig& config,
+                                             const DiffusionParams& params,
+                                             const VerticalGrid& vertical) {
+  vertical.validate();
+  const int nlev = vertical.num_levels();
+  const auto& vct_a = vertical.vct_a;
+  const double n = static_cast<double>(config.ndyn_substeps);
+  DiffusionProfiles p;
+
+  // diffusion_utils._setup_runtime_diff_multfac_vn / _setup_initial_diff_multfac_vn /
+  // _setup_smag_limit
+  p.diff_multfac_vn.assign(nlev, std::min(1.0 / 128.0, params.K4 * n / 3.0));
+  p.diff_multfac_vn_initial.assign(nlev, params.K4 / 3.0 * config.hdiff_efdt_ratio);
+  for (int k = 0; k < nlev; ++k) {
+    p.smag_limit.push_back(0.125 - 4.0 * p.diff_multfac_vn[k]);
+    p.smag_limit_initial.push_back(0.125 - 4.0 * p.diff_multfac_vn_initial[k]);
+  }
+
+  // math/smagorinsky._en_smag_fac_for_zero_nshift: linear between z1 and z2, quadratic above.
+  const double f1 = config.smagorinski_scaling_factor, f2 = config.smagorinski_scaling_factor2;
+  const double f3 = config.smagorinski_scaling_factor3, f4 = config.smagorinski_scaling_factor4;
+  const double z1 = config.smagorinski_scaling_height, z2 = config.smagorinski_scaling_height2;
+  const double z3 = config.smagorinski_scaling_height3, z4 = config.smagorinski_scaling_height4;
+  const double dz21 = z2 - z1;
+  const double alin = (f2 - f1) / dz21;
+  const double df32 = f3 - f2, df42 = f4 - f2;
+  const double dz32 = z3 - z2, dz42 = z4 - z2;
+  const double bqdr = (df42 * dz32 - df32 * dz42) / (dz32 * dz42 * (dz42 - dz32));
+  const double aqdr = df32 / dz32 - bqdr * dz32;
+  for (int k = 0; k < nlev; ++k) {
+    const double zf = 0.5 * (vct_a[k] + vct_a[k + 1]);
+    const double dzlin = std::min(dz21, std::max(0.0, zf - z1));
+    const double dzqdr = std::min(dz42, std::max(0.0, zf - z2));
+    p.enh_smag_fac.push_back(f1 + (dzlin * alin) + dzqdr * (aqdr + dzqdr * bqdr));
+  }
+
+  // diffusion_utils._init_nabla2_factor_in_upper_damping_zone on levels [1, nrd + 1).
+  const int nrd = vertical.end_index_of_damping_layer;
+  p.diff_multfac_n2w.assign(nlev, 0.0);
+  const double heights_1 = vct_a[1], heights_nrd = vct_a[nrd + 1];
+  for (int k = 1; k < nrd + 1; ++k)
+    p.diff_multfac_n2w[k] =
+        1.0 / 12.0 * std::pow((vct_a[k] - heights_nrd) / (heights_1 - heights_nrd), 4.0);
+  return p;
+}
+
+}  // namespace icondiff
