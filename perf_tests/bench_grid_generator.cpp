@@ -1,6 +1,7 @@
-// Generating global icosahedral grids R2B4..R2B7 with every table and the full geometry, and
+// Generating global icosahedral grids R2B4..R2B7 with every table and the full geometry, with
+// ICON's spring-dynamics optimisation (the default, most of the time) and without it, and
 // cutting a limited-area grid out of R2B6. Host code, single-threaded. R2B7 (1.3 M cells, about
-// 0.6 GB) runs only when ICONDIFF_BENCH_R2B7=1, so the ctest smoke run stays short.
+// 0.6 GB, 16 s) runs only when ICONDIFF_BENCH_R2B7=1, so the ctest smoke run stays short.
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/grid/limited_area.hpp>
 
@@ -11,11 +12,12 @@
 
 namespace {
 
-void bench_generate_r2bk(benchmark::State& state) {
+void generate_r2bk(benchmark::State& state, const icondiff::GridOptimization& optimization) {
   const int bisections = static_cast<int>(state.range(0));
   icondiff::index_t cells = 0;
   for (auto _ : state) {
-    const icondiff::Grid g = icondiff::generate_icosahedral_grid(2, bisections);
+    const icondiff::Grid g =
+        icondiff::generate_icosahedral_grid(2, bisections, icondiff::earth_radius, optimization);
     cells = g.num_cells;
     benchmark::DoNotOptimize(g.cell_area.data());
   }
@@ -23,15 +25,32 @@ void bench_generate_r2bk(benchmark::State& state) {
   state.counters["cells_per_s"] =
       benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
 }
+
+void bench_generate_r2bk(benchmark::State& state) {
+  generate_r2bk(state, icondiff::GridOptimization{});
+}
 BENCHMARK(bench_generate_r2bk)->DenseRange(4, 6)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void bench_generate_r2bk_unoptimised(benchmark::State& state) {
+  generate_r2bk(state, icondiff::GridOptimization::none());
+}
+BENCHMARK(bench_generate_r2bk_unoptimised)
+    ->DenseRange(4, 6)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 const bool r2b7_registered = [] {
   const char* on = std::getenv("ICONDIFF_BENCH_R2B7");
-  if (on != nullptr && std::string(on) == "1")
+  if (on != nullptr && std::string(on) == "1") {
     benchmark::RegisterBenchmark("bench_generate_r2bk", bench_generate_r2bk)
         ->Arg(7)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
+    benchmark::RegisterBenchmark("bench_generate_r2bk_unoptimised", bench_generate_r2bk_unoptimised)
+        ->Arg(7)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
   return true;
 }();
 

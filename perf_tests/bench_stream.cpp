@@ -1,6 +1,6 @@
 // STREAM copy/triad as Google Benchmarks: the reference every other benchmark's bandwidth is
 // compared with, at several array sizes (cache-resident to DRAM).
-#include "support/stream_bandwidth.hpp"
+#include <icondiff/profiling/stream_bandwidth.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -9,9 +9,9 @@ namespace {
 void bench_triad(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   double gbs = 0;
-  for (auto _ : state) gbs = icondiff::perf::measure_stream_bandwidth(n, 1).triad_gbs;
+  for (auto _ : state) gbs = icondiff::measure_stream_bandwidth(n, 1).triad_gbs;
   state.counters["GB/s"] = gbs;
-  state.counters["ratio_to_stream"] = gbs / icondiff::perf::reference_bandwidth_gbs();
+  state.counters["ratio_to_stream"] = gbs / icondiff::reference_bandwidth_gbs();
 }
 BENCHMARK(bench_triad)->RangeMultiplier(8)->Range(1 << 15, 1 << 24)->UseRealTime();
 

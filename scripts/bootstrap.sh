@@ -37,7 +37,7 @@ packages=(
   libopenmpi-dev openmpi-bin libmetis-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
-  python3 python3-numpy python3-netcdf4 python3-matplotlib
+  python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo
 )
 
 missing_packages() {

@@ -479,7 +479,24 @@ class ErrorAccumulator {
 
 struct OperatorErrors {
   Errors divergence, gradient, laplacian, rbf;
+  /// The Laplacian on the cells farther than pentagon_exclusion from every pentagon.
+  Errors laplacian_far;
 };
+
+/// Around the 12 pentagons of a global grid the triangles keep their distorted shape at every
+/// resolution, so ICON's two-point Laplacian keeps an O(1) relative error on the cells there
+/// (see the convergence test); its convergence elsewhere is measured beyond this distance [m].
+constexpr double pentagon_exclusion = 2000e3;
+
+/// Interior vertices with five cells (on a limited-area grid, boundary vertices also miss slots).
+std::vector<Vec3> pentagon_positions(const Grid& g) {
+  std::vector<Vec3> pentagons;
+  for (index_t v = 0; v < g.num_vertices; ++v)
+    if (g.v2c(v, 4) != missing_index && g.v2c(v, 5) == missing_index &&
+        g.v2e(v, 5) == missing_index)
+      pentagons.push_back(sphere::to_cartesian(g.vertex_lon[v], g.vertex_lat[v]));
+  return pentagons;
+}
 
 /// Applies geofac_div, geofac_grg, geofac_n2s and the vertex RBF weights to the analytic fields
 /// (on the points ICON4Py computes them on) and compares with the exact values.
@@ -504,7 +521,14 @@ OperatorErrors operator_errors(const Case& k) {
     vn_rotation[e] = sphere::dot(u0 * sphere::cross(Vec3{0, 0, 1}, x), eg.normal_cartesian[e]);
   }
 
-  ErrorAccumulator div, grad, lap, rbf;
+  const std::vector<Vec3> pentagons = pentagon_positions(g);
+  const auto far_from_pentagons = [&](Vec3 p) {
+    for (const Vec3& q : pentagons)
+      if (sphere::arc_length(p, q) * radius <= pentagon_exclusion) return false;
+    return true;
+  };
+
+  ErrorAccumulator div, grad, lap, rbf, lap_far;
   for (index_t i = g.start(Location::Cell, Zone::LateralBoundary2); i < g.num_cells; ++i) {
     const double area = g.cell_area[i];
     double d = 0;
@@ -524,6 +548,7 @@ OperatorErrors operator_errors(const Case& k) {
     grad.add(area, gx, ex);
     grad.add(area, gy, ey);
     lap.add(area, l, psi1_laplacian(cell[i], radius));
+    if (far_from_pentagons(cell[i])) lap_far.add(area, l, psi1_laplacian(cell[i], radius));
   }
   for (index_t v = g.start(Location::Vertex, Zone::LateralBoundary2); v < g.num_vertices; ++v) {
     double u = 0, w = 0;
@@ -536,7 +561,7 @@ OperatorErrors operator_errors(const Case& k) {
     rbf.add(g.dual_area[v], u, u0 * std::cos(g.vertex_lat[v]));
     rbf.add(g.dual_area[v], w, 0.0);
   }
-  return {div.errors(), grad.errors(), lap.errors(), rbf.errors()};
+  return {div.errors(), grad.errors(), lap.errors(), rbf.errors(), lap_far.errors()};
 }
 
 void print_errors(const char* grid, const OperatorErrors& e) {
@@ -825,6 +850,10 @@ struct ConvergenceRow {
   print_operator("divergence", &OperatorErrors::divergence);
   print_operator("gradient", &OperatorErrors::gradient);
   print_operator("laplacian", &OperatorErrors::laplacian);
+  std::printf(
+      "[ converge ] lap far = laplacian on the cells more than %.0f km from every pentagon\n",
+      pentagon_exclusion / 1000);
+  print_operator("lap far", &OperatorErrors::laplacian_far);
   print_operator("rbf vertex", &OperatorErrors::rbf);
 }
 
@@ -902,16 +931,23 @@ TEST(InterpolationConvergence, GeneratedIcosahedralGridsR2B3ToR2B6) {
     rows.push_back(row);
   }
   print_convergence_table(rows);
-  // Expected orders on these grids (pure bisection, no spring optimisation; see
-  // docs/dev/interpolation.md): divergence and gradient 1 at the circumcentres; the vector RBF 2;
-  // the scalar Laplacian is inconsistent where the triangles' shape jumps (the edges of the
-  // bisection hierarchy): O(1) errors on a set of measure O(h), so 1/2 in L2 and none in Linf.
-  // Measured: 1.00, 1.00, 2.00 and 0.53 (L2) / 0.01 (Linf) from R2B5 to R2B6.
+  // Expected orders on these grids (ICON's spring-dynamics optimisation after every bisection,
+  // as in ICON's own files; see docs/dev/interpolation.md): divergence and gradient 1 at the
+  // circumcentres; the vector RBF 2; the scalar Laplacian 1, except on the few cells around the
+  // 12 pentagons, whose distorted shape does not change with resolution: there its relative error
+  // stays about 0.04 (so the max norm only falls slowly, order about 0.1), on an area that
+  // shrinks like h^2 (so the L2 order is still about 1). Away from the pentagons the max norm
+  // converges at first order too.
+  // Measured from R2B5 to R2B6: divergence 1.00 (L2) / 1.01 (Linf), gradient 1.00 / 1.00,
+  // RBF 2.00 / 2.00, Laplacian 0.94 / 0.09 (Linf 4.36e-2 at R2B6), Laplacian beyond 2000 km of
+  // the pentagons 1.00 / 1.01. Without the optimisation the Laplacian's max error stayed at 0.10
+  // on the seams of the bisection hierarchy everywhere, with an L2 order of 0.53.
   expect_order(rows, &OperatorErrors::divergence, "divergence", 0.8, 0.8);
   expect_order(rows, &OperatorErrors::gradient, "gradient", 0.8, 0.8);
   expect_order(rows, &OperatorErrors::rbf, "rbf vertex", 1.8, 1.8);
-  expect_order(rows, &OperatorErrors::laplacian, "laplacian", 0.4, -0.05);
-  EXPECT_LT(rows.back().errors.laplacian.linf, 0.12) << "laplacian (Linf stays bounded)";
+  expect_order(rows, &OperatorErrors::laplacian, "laplacian", 0.8, -0.05);
+  expect_order(rows, &OperatorErrors::laplacian_far, "laplacian away from pentagons", 0.8, 0.8);
+  EXPECT_LT(rows.back().errors.laplacian.linf, 0.05) << "laplacian (Linf, at the pentagons)";
 #endif
 }
 

@@ -1,5 +1,5 @@
 // main() of every benchmark: Kokkos around Google Benchmark; prints the STREAM reference first.
-#include "stream_bandwidth.hpp"
+#include <icondiff/profiling/stream_bandwidth.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -9,7 +9,7 @@ int main(int argc, char* argv[]) {
   icondiff::compat::initialize(argc, argv);
   ::benchmark::Initialize(&argc, argv);
   {
-    const auto stream = icondiff::perf::measure_stream_bandwidth();
+    const auto stream = icondiff::measure_stream_bandwidth();
     std::printf("STREAM reference (%d threads): copy %.2f GB/s, triad %.2f GB/s\n",
                 icondiff::compat::concurrency(Kokkos::DefaultHostExecutionSpace()), stream.copy_gbs,
                 stream.triad_gbs);

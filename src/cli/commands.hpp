@@ -13,4 +13,13 @@ using Command = std::function<int()>;
 /// `icondiff grid-info --grid FILE [--json]`: sizes, zones and checks of an ICON grid file.
 Command add_grid_info_command(CLI::App& app);
 
+/// `icondiff run`: the diffusion granule on a grid with a Jablonowski-Williamson state.
+Command add_run_command(CLI::App& app);
+
+/// `icondiff verify --in SAVEPOINT_IN --out SAVEPOINT_OUT`: replay one call and compare.
+Command add_verify_command(CLI::App& app);
+
+/// `icondiff compare-timers OURS.json OPENACC.json`: per-stencil speed-up against ICON OpenACC.
+Command add_compare_timers_command(CLI::App& app);
+
 }  // namespace icondiff::cli

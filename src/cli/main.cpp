@@ -8,35 +8,59 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <exception>
 #include <vector>
 
 int main(int argc, char* argv[]) {
-  CLI::App app{"icondiff: ICON horizontal diffusion on CPUs and GPUs (Kokkos)", "icondiff"};
-  app.set_version_flag("--version", std::string("icondiff ") + ICONDIFF_VERSION_STRING +
-                                        " (Kokkos " + icondiff::compat::kokkos_version_string() +
-                                        ")");
-  app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, icondiff::cli::Command>> commands;
+  // Kokkos takes its own --kokkos-* arguments out of argv before CLI11 sees the rest. Unset
+  // OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from warning.
+  setenv("OMP_PROC_BIND", "false", 0);
+  icondiff::compat::initialize(argc, argv);
+  int status = 1;
   {
-    auto* sub =
-        app.add_subcommand("grid-info", "Read an ICON grid file and print its sizes and zones");
-    commands.emplace_back(sub, icondiff::cli::add_grid_info_command(*sub));
+    CLI::App app{"icondiff: ICON horizontal diffusion on CPUs and GPUs (Kokkos)", "icondiff"};
+    app.set_version_flag("--version", std::string("icondiff ") + ICONDIFF_VERSION_STRING +
+                                          " (Kokkos " + icondiff::compat::kokkos_version_string() +
+                                          ")");
+    app.require_subcommand(1);
+    // Options can come from a TOML/INI file, one section per subcommand ([run] with keys named as
+    // the options). CLI11 2.1 reads config files only on the top-level app, so subcommands let
+    // unknown options (--config) fall through to it; unknown keys in the file are an error.
+    app.set_config("--config", "",
+                   "read options from a TOML/INI file: a [run] section, keys named as the options");
+    app.allow_config_extras(CLI::config_extras_mode::error);
+    std::vector<std::pair<CLI::App*, icondiff::cli::Command>> commands;
+    const auto add = [&](const char* name, const char* description, auto add_command) {
+      auto* sub = app.add_subcommand(name, description);
+      sub->fallthrough();
+      commands.emplace_back(sub, add_command(*sub));
+    };
+    add("run",
+        "Run the diffusion granule on a generated or real ICON grid and report per-kernel timers",
+        icondiff::cli::add_run_command);
+    add("verify",
+        "Replay a captured granule call (savepoints) and compare with the expected outputs",
+        icondiff::cli::add_verify_command);
+    add("compare-timers",
+        "Per-stencil speed-up of an icondiff timer report against ICON OpenACC timers",
+        icondiff::cli::add_compare_timers_command);
+    add("grid-info", "Read an ICON grid file and print its sizes and zones",
+        icondiff::cli::add_grid_info_command);
+    try {
+      app.parse(argc, argv);
+      for (auto& [sub, run] : commands)
+        if (sub->parsed()) status = run();
+    } catch (const CLI::ParseError& e) {
+      status = app.exit(e);
+    } catch (const icondiff::Error& e) {
+      fmt::print(stderr, "icondiff: error: {}\n", e.what());
+      status = 2;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "icondiff: unexpected error: {}\n", e.what());
+      status = 3;
+    }
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  try {
-    for (auto& [sub, run] : commands)
-      if (sub->parsed()) return run();
-  } catch (const icondiff::Error& e) {
-    fmt::print(stderr, "icondiff: error: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "icondiff: unexpected error: {}\n", e.what());
-    return 3;
-  }
-  return 1;
+  Kokkos::finalize();
+  return status;
 }

@@ -81,6 +81,40 @@ void DiffusionConfig::validate() const {
     reject("a_hshr", "turbdiff_nml:a_hshr", fmt::format("{}", a_hshr), "expected a finite number");
 }
 
+std::vector<std::pair<std::string, std::string>> icon_namelist_values(const DiffusionConfig& c) {
+  const auto logical = [](bool b) { return std::string(b ? ".TRUE." : ".FALSE."); };
+  const auto integer = [](auto e) { return std::to_string(static_cast<int>(e)); };
+  const auto real = [](double x) { return fmt::format("{}", x); };
+  return {
+      {"diffusion_nml:hdiff_order", integer(c.diffusion_type)},
+      {"diffusion_nml:lhdiff_vn", logical(c.apply_to_horizontal_wind)},
+      {"diffusion_nml:lhdiff_w", logical(c.apply_to_vertical_wind)},
+      {"diffusion_nml:lhdiff_temp", logical(c.apply_to_temperature)},
+      {"diffusion_nml:lhdiff_smag_w", logical(c.apply_smag_diff_to_vertical_wind)},
+      {"diffusion_nml:lsmag_3d", logical(c.compute_3d_smag_coeff)},
+      {"diffusion_nml:itype_vn_diffu", integer(c.type_vn_diffu)},
+      {"diffusion_nml:itype_t_diffu", integer(c.type_t_diffu)},
+      {"diffusion_nml:hdiff_efdt_ratio", real(c.hdiff_efdt_ratio)},
+      {"diffusion_nml:hdiff_w_efdt_ratio", real(c.hdiff_w_efdt_ratio)},
+      {"diffusion_nml:hdiff_smag_fac", real(c.smagorinski_scaling_factor)},
+      {"diffusion_nml:hdiff_smag_fac2", real(c.smagorinski_scaling_factor2)},
+      {"diffusion_nml:hdiff_smag_fac3", real(c.smagorinski_scaling_factor3)},
+      {"diffusion_nml:hdiff_smag_fac4", real(c.smagorinski_scaling_factor4)},
+      {"diffusion_nml:hdiff_smag_z", real(c.smagorinski_scaling_height)},
+      {"diffusion_nml:hdiff_smag_z2", real(c.smagorinski_scaling_height2)},
+      {"diffusion_nml:hdiff_smag_z3", real(c.smagorinski_scaling_height3)},
+      {"diffusion_nml:hdiff_smag_z4", real(c.smagorinski_scaling_height4)},
+      {"nonhydrostatic_nml:l_zdiffu_t", logical(c.apply_zdiffusion_t)},
+      {"nonhydrostatic_nml:ndyn_substeps", std::to_string(c.ndyn_substeps)},
+      {"gridref_nml:denom_diffu_t", real(c.temperature_boundary_diffusion_denominator)},
+      {"gridref_nml:denom_diffu_v", real(c.velocity_boundary_diffusion_denominator)},
+      {"interpol_nml:nudge_max_coeff", real(c.max_nudging_coefficient / 5.0)},
+      {"turbdiff_nml:itype_sher", integer(c.shear_type)},
+      {"run_nml:iforcing", integer(c.iforcing)},
+      {"turbdiff_nml:a_hshr", real(c.a_hshr)},
+  };
+}
+
 DiffusionConfig mch_ch_r04b09_config() {
   DiffusionConfig c;
   c.hdiff_efdt_ratio = 24.0;

@@ -5,6 +5,7 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_labels.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/stencils/apply_diffusion_to_theta_and_exner.hpp>
 #include <icondiff/stencils/apply_diffusion_to_vn.hpp>
@@ -21,36 +22,6 @@
 #include <chrono>
 
 namespace icondiff {
-
-namespace diffusion_labels {
-// Kernel labels: icondiff::diffusion::<ICON4Py program or OpenACC timer name>. Persistent
-// strings, so launching a kernel allocates nothing.
-inline const std::string run = "icondiff::diffusion::run";
-inline const std::string scale_k = "icondiff::diffusion::scale_k";
-inline const std::string rbf_before_nabla2 =
-    "icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla2";
-inline const std::string rbf_before_nabla4 =
-    "icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla4";
-inline const std::string nabla2_and_smag =
-    "icondiff::diffusion::calculate_nabla2_and_smag_coefficients_for_vn";
-inline const std::string turbulence =
-    "icondiff::diffusion::calculate_diagnostic_quantities_for_turbulence";
-inline const std::string vn = "icondiff::diffusion::apply_diffusion_to_vn";
-inline const std::string copy_w = "icondiff::diffusion::copy_w";
-inline const std::string w =
-    "icondiff::diffusion::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence";
-inline const std::string w_nabla2 =
-    "icondiff::diffusion::calculate_nabla2_for_w_and_horizontal_gradients";
-inline const std::string w_update = "icondiff::diffusion::apply_nabla4_and_damping_to_w";
-inline const std::string cold_pools =
-    "icondiff::diffusion::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";
-inline const std::string copy_theta = "icondiff::diffusion::copy_theta_v";
-inline const std::string theta = "icondiff::diffusion::apply_diffusion_to_theta_and_exner";
-inline const std::string theta_with_cold_pools =
-    "icondiff::diffusion::apply_diffusion_to_theta_and_exner_with_cold_pools";
-inline const std::string split_geofac_n2s = "icondiff::diffusion::split_geofac_n2s";
-inline const std::string check_neighbours = "icondiff::diffusion::check_neighbours";
-}  // namespace diffusion_labels
 
 namespace detail {
 
@@ -269,12 +240,12 @@ template <class Body>
 void Diffusion<ExecSpace>::launch(const std::string& label, IndexRange points, index_t level_begin,
                                   index_t level_end, const Body& body) {
   if (!timers_) {
-    parallel_for_points_levels(label, space_, points, level_begin, level_end, body);
+    parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_);
     return;
   }
   compat::fence(space_, label);
   const auto t0 = std::chrono::steady_clock::now();
-  parallel_for_points_levels(label, space_, points, level_begin, level_end, body);
+  parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_);
   compat::fence(space_, label);
   timers_->record(label,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

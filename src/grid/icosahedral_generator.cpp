@@ -12,6 +12,15 @@
 // share them without any search. Their positions agree bit for bit between the two faces of an
 // edge: root points are computed once per edge in a fixed direction, and a bisection point is
 // normalize(p + q), which does not depend on the order of p and q.
+//
+// Optimisation: ICON's grid generator (src/grid_generator/mo_geometry.f90, generate_geometry,
+// itype_optimize = 4, the namelist default) builds the levels one after the other: bisect every
+// triangle of the previous level into great-circle midpoints, then run spring dynamics
+// (mo_spring_dynamics.f90, "adapted from NICAM": Tomita et al. 2001, J. Comput. Phys. 174,
+// 579-613; Tomita et al. 2002, J. Comput. Phys. 183, 307-331) over all vertices of the new
+// level; the root level is not optimised. We do the same on global vertex arrays, level by
+// level, with ICON's integration scheme, natural length, time step, friction and stopping rule,
+// which reproduces ICON's R02B03 file to rounding (docs/dev/grid.md, "Generated grids").
 #include "vertex_tables.hpp"
 
 #include <icondiff/core/error.hpp>
@@ -27,6 +36,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace icondiff {
@@ -127,25 +137,20 @@ class ProvisionalVertexIds {
   std::int64_t n_;
 };
 
-/// Positions of one face's lattice points: root division, then bisections.
-void face_positions(const Icosahedron& ico, int face, int root, int bisections,
-                    std::vector<Vec3>& pos) {
-  const std::int64_t step = std::int64_t{1} << bisections;
-  const Lattice lat{root * step};
+/// Positions of one face's root lattice (i, j), i + j <= root: the icosahedron divided into
+/// `root` arcs per edge.
+void root_face_positions(const Icosahedron& ico, int face, int root, std::vector<Vec3>& pos) {
+  const Lattice lat{root};
   pos.assign(static_cast<std::size_t>(lat.size()), Vec3{});
   const auto& f = ico.face[face];
   const Vec3 corner[3] = {ico.vertex[f[0]], ico.vertex[f[1]], ico.vertex[f[2]]};
-  const auto at = [&](std::int64_t i, std::int64_t j) -> Vec3& {
-    return pos[static_cast<std::size_t>(lat.index(i, j))];
-  };
   // Equal arcs along an icosahedron edge, always from its lower to its higher vertex.
   const auto edge_point = [&](int from, int to, int t) {
     return from < to
                ? slerp(ico.vertex[from], ico.vertex[to], static_cast<double>(t) / root)
                : slerp(ico.vertex[to], ico.vertex[from], static_cast<double>(root - t) / root);
   };
-
-  // ---- Root division (lattice spacing `step`). Barycentric (a, b, c) = (root − I − J, I, J). ----
+  // Barycentric (a, b, c) = (root − i − j, i, j).
   for (int jr = 0; jr <= root; ++jr)
     for (int ir = 0; ir + jr <= root; ++ir) {
       const int a = root - ir - jr, b = ir, c = jr;
@@ -174,29 +179,207 @@ void face_positions(const Icosahedron& ico, int face, int root, int bisections,
                               slerp(corner[2], corner[1], (a + b) / n), double(b) / (a + b));
         p = sphere::normalize(p1 + p2 + p3);
       }
-      at(ir * step, jr * step) = p;
+      pos[static_cast<std::size_t>(lat.index(ir, jr))] = p;
     }
+}
 
-  // ---- Bisections: each new point halves the great-circle arc between two coarser points. ----
-  for (std::int64_t s = step / 2; s >= 1; s /= 2) {
-    for (std::int64_t j = 0; j <= lat.n; j += s)
-      for (std::int64_t i = 0; i + j <= lat.n; i += s) {
-        const bool i_odd = (i / s) % 2 == 1, j_odd = (j / s) % 2 == 1;
-        if (!i_odd && !j_odd) continue;  // already a point of the coarser lattice
-        Vec3 p, q;
-        if (i_odd && !j_odd) {
-          p = at(i - s, j);
-          q = at(i + s, j);
-        } else if (!i_odd && j_odd) {
-          p = at(i, j - s);
-          q = at(i, j + s);
-        } else {
-          p = at(i - s, j + s);
-          q = at(i + s, j - s);
-        }
-        at(i, j) = sphere::normalize(p + q);
+/// The root level's vertex positions, by provisional id of the lattice n = root.
+std::vector<Vec3> root_positions(const Icosahedron& ico, int root) {
+  const ProvisionalVertexIds ids(ico, root);
+  std::vector<Vec3> pos(static_cast<std::size_t>(ids.count()));
+  std::vector<Vec3> face_pos;
+  const Lattice lat{root};
+  for (int face = 0; face < 20; ++face) {
+    root_face_positions(ico, face, root, face_pos);
+    for (std::int64_t j = 0; j <= root; ++j)
+      for (std::int64_t i = 0; i + j <= root; ++i)
+        pos[static_cast<std::size_t>(ids(face, i, j))] =
+            face_pos[static_cast<std::size_t>(lat.index(i, j))];
+  }
+  return pos;
+}
+
+/// One bisection: positions on the lattice 2n from those on the lattice n (both by provisional
+/// id). Old points keep their place; each new point halves the great-circle arc between two old
+/// ones (ICON's build_vertices). Points on face sides are computed once per face, identically.
+std::vector<Vec3> bisect(const Icosahedron& ico, std::int64_t coarse_n,
+                         const std::vector<Vec3>& coarse) {
+  const ProvisionalVertexIds old_id(ico, coarse_n), new_id(ico, 2 * coarse_n);
+  const std::int64_t n = 2 * coarse_n;
+  std::vector<Vec3> pos(static_cast<std::size_t>(new_id.count()));
+  const auto old_at = [&](int face, std::int64_t i, std::int64_t j) {
+    return coarse[static_cast<std::size_t>(old_id(face, i / 2, j / 2))];
+  };
+  for (int face = 0; face < 20; ++face)
+    for (std::int64_t j = 0; j <= n; ++j)
+      for (std::int64_t i = 0; i + j <= n; ++i) {
+        const bool i_odd = i % 2 == 1, j_odd = j % 2 == 1;
+        Vec3 p;
+        if (!i_odd && !j_odd)
+          p = old_at(face, i, j);
+        else if (i_odd && !j_odd)
+          p = sphere::normalize(old_at(face, i - 1, j) + old_at(face, i + 1, j));
+        else if (!i_odd && j_odd)
+          p = sphere::normalize(old_at(face, i, j - 1) + old_at(face, i, j + 1));
+        else
+          p = sphere::normalize(old_at(face, i - 1, j + 1) + old_at(face, i + 1, j - 1));
+        pos[static_cast<std::size_t>(new_id(face, i, j))] = p;
+      }
+  return pos;
+}
+
+/// The 30·n² edges of the lattice n as pairs of provisional ids. Every edge of a face's lattice
+/// is a side of exactly one upward triangle (i, j), (i+1, j), (i, j+1) of that face; edges on an
+/// icosahedron edge are shared by two faces and listed by the first of them only.
+std::vector<std::array<index_t, 2>> lattice_edges(const Icosahedron& ico, std::int64_t n) {
+  const ProvisionalVertexIds id(ico, n);
+  std::array<int, 30> owner;
+  owner.fill(-1);
+  for (int face = 19; face >= 0; --face)
+    for (int k = 0; k < 3; ++k)
+      owner[static_cast<std::size_t>(
+          icosahedron_edge(ico, ico.face[face][k], ico.face[face][(k + 1) % 3]))] = face;
+  std::vector<std::array<index_t, 2>> edges;
+  edges.reserve(static_cast<std::size_t>(30 * n * n));
+  for (int face = 0; face < 20; ++face) {
+    const auto& f = ico.face[face];
+    const bool own_01 = owner[static_cast<std::size_t>(icosahedron_edge(ico, f[0], f[1]))] == face;
+    const bool own_02 = owner[static_cast<std::size_t>(icosahedron_edge(ico, f[0], f[2]))] == face;
+    const bool own_12 = owner[static_cast<std::size_t>(icosahedron_edge(ico, f[1], f[2]))] == face;
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i + j < n; ++i) {
+        const auto a = static_cast<index_t>(id(face, i, j));
+        const auto b = static_cast<index_t>(id(face, i + 1, j));
+        const auto c = static_cast<index_t>(id(face, i, j + 1));
+        if (j > 0 || own_01) edges.push_back({a, b});
+        if (i > 0 || own_02) edges.push_back({a, c});
+        if (i + j + 1 < n || own_12) edges.push_back({b, c});
       }
   }
+  if (edges.size() != static_cast<std::size_t>(30 * n * n))
+    throw GridError(fmt::format("icosahedral lattice {}: listed {} edges, expected {}", n,
+                                edges.size(), 30 * n * n));
+  return edges;
+}
+
+/// The spring force per unit chord vector, (arc − d0)/c, for a chord d of squared length c2 on
+/// the unit sphere, whose arc is 2·asin(c/2) = c·S(c²/4) with S(y) = asin(√y)/√y. This runs for
+/// every edge in every step and dominates the generator's run time, so below c = 0.1 (arcs under
+/// 640 km on the Earth: every level from R2B3 on) S is its Taylor series to y⁶, whose first
+/// omitted term is below 1e-18 relative there, evaluated in Estrin form, and d0/c = d0·c/c² lets
+/// the square root and the division run side by side instead of one after the other.
+inline double spring_coefficient(double c2, double d0) {
+  const double c = std::sqrt(c2);
+  if (c2 >= 0.01) return (2.0 * std::asin(0.5 * c) - d0) / c;
+  const double inv_c2 = 1.0 / c2;
+  // asin x / x = Σ (2k)! / (4^k (k!)² (2k + 1)) x^(2k), here with y = x².
+  const double y = 0.25 * c2, y2 = y * y, y4 = y2 * y2;
+  const double s = (1.0 + (1.0 / 6.0) * y) + y2 * ((3.0 / 40.0) + (5.0 / 112.0) * y) +
+                   y4 * (((35.0 / 1152.0) + (63.0 / 2816.0) * y) + y2 * (231.0 / 13312.0));
+  return s - d0 * c * inv_c2;
+}
+
+/// 1/√n2 for n2 = |x + dt·v|², which differs from 1 only by dt²|v|² and rounding (v is tangent
+/// at the unit vector x): there the series 1 − δ/2 + 3δ²/8 − 5δ³/16 (δ = n2 − 1, error < δ⁴)
+/// is exact to rounding and saves a square root and a division per vertex and step.
+inline double inverse_norm_near_one(double n2) {
+  const double delta = n2 - 1.0;
+  if (std::fabs(delta) > 1e-5) return 1.0 / std::sqrt(n2);
+  return 1.0 + delta * (-0.5 + delta * (0.375 - 0.3125 * delta));
+}
+
+/// ICON's spring dynamics (mo_spring_dynamics.f90, spring_dynamics) on one level: unit masses
+/// at the vertices, a spring along every edge with natural length d0 = beta · 2π/√cells (ICON
+/// scales by the number of triangles where NICAM uses the level), pulling with (arc − d0) along
+/// the unit chord vector, and friction. One step, all forces from the old positions (Jacobi, as
+/// ICON's vectorised branch and, since a fix of November 2013, its scalar one; ICON's R02B03
+/// file, made on an SX-9, matches this and not the older in-place update, see grid.md):
+///     F = Σ springs,  x ← normalize(x + dt·v),  v ← v + dt·(F − friction·v),
+///     v ← v − (v·x) x  (tangent at the new x),
+/// from v = 0, stopping after step i > 5 once the kinetic energy Σ|v|²/2 has dropped below
+/// stop_ratio times its maximum. ICON aborts when Σ|F|² reaches a new maximum after step 5
+/// (an unstable beta); so do we. Forces are summed per edge (each spring computed once); ICON
+/// sums them per vertex and evaluates arcs with acos, which changes only the rounding.
+/// Returns the number of steps (0 when the level is already balanced).
+int spring_dynamics(std::vector<Vec3>& pos, const std::vector<std::array<index_t, 2>>& edges,
+                    std::int64_t cells, const GridOptimization& opt, const std::string& level) {
+  const double d0 = opt.beta * 2.0 * pi / std::sqrt(static_cast<double>(cells));
+  const double dt = opt.time_step, friction = opt.friction;
+  const std::size_t nv = pos.size();
+  // Position, velocity and force of a vertex side by side: the edge loop reads x and updates f
+  // of the same vertex, and the vertex loop streams through all three once.
+  struct Mass {
+    Vec3 x, v, f;
+  };
+  std::vector<Mass> m(nv);
+  for (std::size_t i = 0; i < nv; ++i) m[i] = {pos[i], Vec3{0.0, 0.0, 0.0}, Vec3{0.0, 0.0, 0.0}};
+  double max_ekin = 0.0, max_test = 0.0;
+  for (int step = 1; step <= opt.max_iterations; ++step) {
+    for (const auto& e : edges) {
+      Mass& a = m[static_cast<std::size_t>(e[0])];
+      Mass& b = m[static_cast<std::size_t>(e[1])];
+      const Vec3 d = b.x - a.x;
+      const Vec3 f = spring_coefficient(sphere::dot(d, d), d0) * d;
+      a.f = a.f + f;
+      b.f = b.f - f;
+    }
+    if (step == 1) {
+      // A level whose springs already balance along the sphere (R1B1: every vertex is a centre
+      // of icosahedral symmetry) has tangential forces at rounding level, and ICON's tests below
+      // would then read noise (the radial parts, which never move anything, stay), so stop.
+      double tangential = 0.0;
+      for (const Mass& p : m) {
+        const Vec3 t = p.f - sphere::dot(p.f, p.x) * p.x;
+        tangential += sphere::dot(t, t);
+      }
+      if (tangential <= static_cast<double>(nv) * (1e-10 * d0) * (1e-10 * d0)) return 0;
+    }
+    double ekin = 0.0, test = 0.0;
+    for (Mass& p : m) {
+      const Vec3 f = p.f;
+      p.f = Vec3{0.0, 0.0, 0.0};  // ready for the next step
+      const Vec3 x = p.x + dt * p.v;
+      const Vec3 y = inverse_norm_near_one(sphere::dot(x, x)) * x;
+      Vec3 w = p.v + dt * (f - friction * p.v);
+      w = w - sphere::dot(w, y) * y;
+      p.x = y;
+      p.v = w;
+      ekin += 0.5 * sphere::dot(w, w);
+      test += sphere::dot(f, f);
+    }
+    max_ekin = std::max(max_ekin, ekin);
+    max_test = std::max(max_test, test);
+    if (step > 5 && test == max_test)
+      throw GridError(fmt::format(
+          "{}: spring dynamics unstable, the spring forces grow again at step {} (beta = {}; "
+          "ICON's generator asks for beta in 0.9 .. 1.11)",
+          level, step, opt.beta));
+    if (step > 5 && ekin < opt.stop_ratio * max_ekin) {
+      for (std::size_t i = 0; i < nv; ++i) pos[i] = m[i].x;
+      return step;
+    }
+  }
+  throw GridError(fmt::format("{}: spring dynamics did not settle within {} steps (beta = {})",
+                              level, opt.max_iterations, opt.beta));
+}
+
+void validate(const GridOptimization& o, const std::string& name) {
+  const auto bad = [&](const std::string& what) {
+    return InvalidArgument(fmt::format("icosahedral grid {}: grid optimisation {}", name, what));
+  };
+  if (o.method == GridOptimizationMethod::None) return;
+  if (o.method != GridOptimizationMethod::SpringDynamics) throw bad("method unknown");
+  if (!(o.beta > 0.0) || !std::isfinite(o.beta))
+    throw bad(fmt::format("beta = {}, expected a positive finite factor (ICON: 0.9)", o.beta));
+  if (!(o.time_step > 0.0) || !std::isfinite(o.time_step))
+    throw bad(
+        fmt::format("time_step = {}, expected a positive finite step (ICON: 0.016)", o.time_step));
+  if (!(o.friction >= 0.0) || !std::isfinite(o.friction))
+    throw bad(fmt::format("friction = {}, expected >= 0 (ICON: 1)", o.friction));
+  if (!(o.stop_ratio > 0.0 && o.stop_ratio < 1.0))
+    throw bad(fmt::format("stop_ratio = {}, expected in (0, 1) (ICON: 1e-3)", o.stop_ratio));
+  if (o.max_iterations < 6)
+    throw bad(fmt::format("max_iterations = {}, expected at least 6", o.max_iterations));
 }
 
 }  // namespace
@@ -251,13 +434,16 @@ GridSizes icosahedral_grid_sizes(GridResolution res) {
           static_cast<index_t>(10 * n * n + 2)};
 }
 
-Grid generate_icosahedral_grid(int root, int bisections, double radius) {
+Grid generate_icosahedral_grid(int root, int bisections, double radius,
+                               const GridOptimization& optimization) {
   const GridResolution res{root, bisections};
   const GridSizes sizes = icosahedral_grid_sizes(res);
   if (!(radius > 0.0) || !std::isfinite(radius))
     throw InvalidArgument(
         fmt::format("icosahedral grid {}: sphere radius {} m, expected a positive finite radius",
                     resolution_name(res), radius));
+  validate(optimization, resolution_name(res));
+  const bool springs = optimization.method == GridOptimizationMethod::SpringDynamics;
 
   const Icosahedron ico = make_icosahedron();
   const std::int64_t n = static_cast<std::int64_t>(root) << bisections;
@@ -270,8 +456,13 @@ Grid generate_icosahedral_grid(int root, int bisections, double radius) {
   g.name = resolution_name(res);
   g.source = fmt::format(
       "icondiff generate_icosahedral_grid(root={}, bisections={}, radius={} m): great-circle "
-      "root division and bisection, no optimisation",
-      root, bisections, radius);
+      "root division and bisection, {}",
+      root, bisections, radius,
+      springs ? fmt::format("ICON spring dynamics after each bisection (beta={}, dt={}, "
+                            "friction={}, stop_ratio={})",
+                            optimization.beta, optimization.time_step, optimization.friction,
+                            optimization.stop_ratio)
+              : std::string("no optimisation"));
   g.grid_root = root;
   g.grid_level = bisections;
   g.sphere_radius = radius;
@@ -279,18 +470,26 @@ Grid generate_icosahedral_grid(int root, int bisections, double radius) {
   g.num_edges = sizes.edges;
   g.num_vertices = sizes.vertices;
 
-  // ---- Positions (by provisional id) and cells, face by face. ----
-  std::vector<Vec3> provisional_pos(nv);
+  // ---- Positions by provisional id, level by level: root division, then each bisection
+  // followed by the optimisation of the whole new level (as ICON's generate_geometry). ----
+  std::vector<Vec3> provisional_pos = root_positions(ico, root);
+  for (int level = 1; level <= bisections; ++level) {
+    const std::int64_t coarse_n = static_cast<std::int64_t>(root) << (level - 1);
+    provisional_pos = bisect(ico, coarse_n, provisional_pos);
+    if (springs)
+      spring_dynamics(
+          provisional_pos, lattice_edges(ico, 2 * coarse_n), 20 * (2 * coarse_n) * (2 * coarse_n),
+          optimization,
+          fmt::format("icosahedral grid {}, level R{}B{}", resolution_name(res), root, level));
+  }
+  if (provisional_pos.size() != nv)
+    throw GridError(fmt::format("icosahedral grid {}: built {} vertices, expected {}",
+                                resolution_name(res), provisional_pos.size(), nv));
+
+  // ---- Cells, face by face. ----
   g.c2v = HostTable<index_t>(nc, 3);
   std::size_t c = 0;
-  std::vector<Vec3> face_pos;
-  const Lattice lat{n};
   for (int face = 0; face < 20; ++face) {
-    face_positions(ico, face, root, bisections, face_pos);
-    for (std::int64_t j = 0; j <= n; ++j)
-      for (std::int64_t i = 0; i + j <= n; ++i)
-        provisional_pos[static_cast<std::size_t>(provisional(face, i, j))] =
-            face_pos[static_cast<std::size_t>(lat.index(i, j))];
     // Row by row, alternating the upward triangle (i, j) and the downward one right of it; both
     // counter-clockwise because (A, B, C) is.
     for (std::int64_t j = 0; j < n; ++j)

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <type_traits>
 
 namespace icondiff::io {
 
@@ -500,6 +501,47 @@ void NetcdfWriter::put(const std::string& var, const float* values) {
 }
 void NetcdfWriter::put(const std::string& var, const int* values) {
   check(nc_put_var_int(ncid_, id_of(var), values), var, "write the variable");
+}
+
+template <class T>
+void NetcdfWriter::put_record_impl(const std::string& var, std::size_t record, const T* values) {
+  const int id = id_of(var);
+  int ndims = 0;
+  nc_inq_varndims(ncid_, id, &ndims);
+  int unlimited = -1;
+  nc_inq_unlimdim(ncid_, &unlimited);
+  std::vector<int> dimids(static_cast<std::size_t>(ndims));
+  nc_inq_vardimid(ncid_, id, dimids.data());
+  if (ndims < 1 || dimids[0] != unlimited)
+    raise_with(raise_, path_, var, -1, "is not a record variable (no unlimited first dimension)");
+  std::vector<std::size_t> start(dimids.size(), 0), count(dimids.size(), 1);
+  start[0] = record;
+  for (std::size_t d = 1; d < dimids.size(); ++d) nc_inq_dimlen(ncid_, dimids[d], &count[d]);
+  int status = NC_NOERR;
+  if constexpr (std::is_same_v<T, double>)
+    status = nc_put_vara_double(ncid_, id, start.data(), count.data(), values);
+  else
+    status = nc_put_vara_float(ncid_, id, start.data(), count.data(), values);
+  check(status, var, fmt::format("write record {}", record));
+}
+
+void NetcdfWriter::put_record(const std::string& var, std::size_t record, const double* values) {
+  put_record_impl(var, record, values);
+}
+void NetcdfWriter::put_record(const std::string& var, std::size_t record, const float* values) {
+  put_record_impl(var, record, values);
+}
+
+void NetcdfWriter::fill_value(const std::string& var, double value) {
+  const int id = id_of(var);
+  nc_type type = NC_NAT;
+  nc_inq_vartype(ncid_, id, &type);
+  check(nc_put_att_double(ncid_, id, "_FillValue", type, 1, &value), var,
+        "write attribute _FillValue");
+}
+
+void NetcdfWriter::sync() {
+  check(nc_sync(ncid_), "", "flush the file to disk");
 }
 
 void NetcdfWriter::close() {

@@ -118,11 +118,21 @@ class NetcdfWriter {
   void put(const std::string& var, const double* values);
   void put(const std::string& var, const float* values);
   void put(const std::string& var, const int* values);
+  /// Writes record `record` of a variable whose first dimension is the unlimited one: all values
+  /// of the other dimensions (as many as one record holds), extending the file as needed.
+  void put_record(const std::string& var, std::size_t record, const double* values);
+  void put_record(const std::string& var, std::size_t record, const float* values);
+  /// _FillValue of `var` in the variable's own type (define mode only).
+  void fill_value(const std::string& var, double value);
+  /// Flushes what was written to disk, so a reader sees every complete record so far.
+  void sync();
   void close();
 
  private:
   int id_of(const std::string& var) const;
   std::size_t length_of(const std::string& var) const;
+  template <class T>
+  void put_record_impl(const std::string& var, std::size_t record, const T* values);
   void check(int status, const std::string& variable, const std::string& what) const;
 
   std::string path_;

@@ -1,5 +1,5 @@
 // The one place that maps a stencil's (point, level) iteration space to a Kokkos policy, so loop
-// order and tiling are tuned in one spot for every backend.
+// order and tiling are tuned in one spot for every backend, and benchmarks can sweep them.
 #pragma once
 
 #include <icondiff/core/types.hpp>
@@ -9,20 +9,85 @@
 
 namespace icondiff {
 
+/// How the (point, level) space of a stencil is mapped onto Kokkos parallelism.
+enum class LoopSchedule {
+  /// MDRangePolicy over (point, level), point fastest, backend-chosen tiles.
+  MDRange,
+  /// One flat RangePolicy over points x levels, point fastest (consecutive threads touch
+  /// consecutive memory: the usual GPU mapping, Omega's LinearIdxWrapper).
+  Flat,
+  /// RangePolicy over points, each point loops over its levels: neighbour indices and per-point
+  /// coefficients are fetched once per column (ICON's __LOOP_EXCHANGE order for CPUs).
+  PointsOuter,
+};
+
+const char* to_string(LoopSchedule schedule);
+/// "mdrange", "flat" or "points-outer"; throws ConfigError otherwise.
+LoopSchedule parse_loop_schedule(const std::string& name);
+
+/// The schedule measured fastest for an execution space (see docs/performance.md): flat on
+/// GPUs, columns per thread on CPUs.
+template <class ExecSpace>
+constexpr LoopSchedule default_loop_schedule() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
+             ? LoopSchedule::PointsOuter
+             : LoopSchedule::Flat;
+}
+
+namespace detail {
+
+template <class Body>
+struct FlatPointsLevels {
+  Body body;
+  index_t point_begin, points, level_begin;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    body(point_begin + static_cast<index_t>(i % points),
+         level_begin + static_cast<index_t>(i / points));
+  }
+};
+
+template <class Body>
+struct ColumnLoop {
+  Body body;
+  index_t level_begin, level_end;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t point) const {
+    for (index_t k = level_begin; k < level_end; ++k) body(point, k);
+  }
+};
+
+}  // namespace detail
+
 /// Launches `body(point, level)` for every point in `points` and level in [level_begin,
-/// level_end) on `space`. Empty ranges launch nothing.
+/// level_end) on `space` with `schedule`. Empty ranges launch nothing.
 template <class ExecSpace, class Body>
 void parallel_for_points_levels(const std::string& label, const ExecSpace& space, IndexRange points,
-                                index_t level_begin, index_t level_end, const Body& body) {
+                                index_t level_begin, index_t level_end, const Body& body,
+                                LoopSchedule schedule = default_loop_schedule<ExecSpace>()) {
   if (points.empty() || level_end <= level_begin) return;
-  // Point index fastest within and across tiles: consecutive threads/iterations touch
-  // consecutive memory of (points, levels) LayoutLeft fields.
-  using Policy =
-      Kokkos::MDRangePolicy<ExecSpace,
-                            Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                            Kokkos::IndexType<index_t>>;
-  Kokkos::parallel_for(label, Policy(space, {points.start, level_begin}, {points.end, level_end}),
-                       body);
+  switch (schedule) {
+    case LoopSchedule::MDRange: {
+      using Policy =
+          Kokkos::MDRangePolicy<ExecSpace,
+                                Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                Kokkos::IndexType<index_t>>;
+      Kokkos::parallel_for(
+          label, Policy(space, {points.start, level_begin}, {points.end, level_end}), body);
+      return;
+    }
+    case LoopSchedule::Flat: {
+      const std::int64_t n = static_cast<std::int64_t>(points.size()) * (level_end - level_begin);
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+          detail::FlatPointsLevels<Body>{body, points.start, points.size(), level_begin});
+      return;
+    }
+    case LoopSchedule::PointsOuter:
+      Kokkos::parallel_for(label,
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+                               space, points.start, points.end),
+                           detail::ColumnLoop<Body>{body, level_begin, level_end});
+      return;
+  }
 }
 
 /// Launches `body(level)` for level in [level_begin, level_end).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <icondiff/comm/halo_exchange.hpp>
+#include <icondiff/core/launch.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
@@ -77,6 +78,9 @@ class Diffusion {
   /// Attaches per-kernel timers (fences after every kernel) or detaches them (nullptr).
   void set_timers(KernelTimers* timers) { timers_ = timers; }
   void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }
+  /// How kernels map (point, level) to threads (default: the fastest measured for the backend).
+  void set_loop_schedule(LoopSchedule schedule) { schedule_ = schedule; }
+  LoopSchedule loop_schedule() const { return schedule_; }
   DiffusionStrategy strategy() const { return strategy_; }
 
   const DiffusionConfig& config() const { return config_; }
@@ -125,6 +129,7 @@ class Diffusion {
   std::shared_ptr<HaloExchange<memory_space>> exchange_;
   ExecSpace space_;
   KernelTimers* timers_ = nullptr;
+  LoopSchedule schedule_ = default_loop_schedule<ExecSpace>();
 
   // K-profiles on the device (regular and initial-run variants chosen per call).
   View1D<wp, memory_space> diff_multfac_vn_, diff_multfac_vn_initial_, enh_smag_fac_,

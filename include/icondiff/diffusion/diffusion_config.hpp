@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace icondiff {
 
@@ -87,6 +89,12 @@ struct DiffusionConfig {
     return initial_run || (iforcing != ForcingType::Nwp && iforcing != ForcingType::Aes);
   }
 };
+
+/// The configuration under ICON's namelist names ("diffusion_nml:hdiff_order" -> "5"), in a fixed
+/// order; enums and logicals as ICON writes them (integers; .TRUE./.FALSE.). nudge_max_coeff is the
+/// raw namelist value (max_nudging_coefficient / 5).
+std::vector<std::pair<std::string, std::string>> icon_namelist_values(
+    const DiffusionConfig& config);
 
 /// A configuration as ICON4Py's MCH_CH_R04B09 experiment uses it (diffusion_spec §5.2).
 DiffusionConfig mch_ch_r04b09_config();

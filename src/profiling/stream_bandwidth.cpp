@@ -1,16 +1,16 @@
-#include "stream_bandwidth.hpp"
+#include <icondiff/profiling/stream_bandwidth.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
 
-namespace icondiff::perf {
+namespace icondiff {
 
 StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
   using Space = Kokkos::DefaultHostExecutionSpace;
   using View = Kokkos::View<double*, Space::memory_space>;
-  View a("icondiff::perf::stream_a", n), b("icondiff::perf::stream_b", n),
-      c("icondiff::perf::stream_c", n);
+  View a("icondiff::stream::stream_a", n), b("icondiff::stream::stream_b", n),
+      c("icondiff::stream::stream_c", n);
   Kokkos::deep_copy(b, 1.0);
   Kokkos::deep_copy(c, 2.0);
   const auto policy = Kokkos::RangePolicy<Space>(0, n);
@@ -18,13 +18,14 @@ StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
   for (int r = 0; r < repetitions; ++r) {
     auto t0 = std::chrono::steady_clock::now();
     Kokkos::parallel_for(
-        "icondiff::perf::stream_copy", policy, KOKKOS_LAMBDA(const std::size_t i) { a(i) = b(i); });
-    compat::fence("icondiff::perf::stream_copy");
+        "icondiff::stream::stream_copy", policy,
+        KOKKOS_LAMBDA(const std::size_t i) { a(i) = b(i); });
+    compat::fence("icondiff::stream::stream_copy");
     auto t1 = std::chrono::steady_clock::now();
     Kokkos::parallel_for(
-        "icondiff::perf::stream_triad", policy,
+        "icondiff::stream::stream_triad", policy,
         KOKKOS_LAMBDA(const std::size_t i) { a(i) = b(i) + 3.0 * c(i); });
-    compat::fence("icondiff::perf::stream_triad");
+    compat::fence("icondiff::stream::stream_triad");
     auto t2 = std::chrono::steady_clock::now();
     best_copy = std::min(best_copy, std::chrono::duration<double>(t1 - t0).count());
     best_triad = std::min(best_triad, std::chrono::duration<double>(t2 - t1).count());
@@ -38,4 +39,4 @@ double reference_bandwidth_gbs() {
   return gbs;
 }
 
-}  // namespace icondiff::perf
+}  // namespace icondiff

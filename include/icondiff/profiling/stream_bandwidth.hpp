@@ -1,12 +1,12 @@
-// A STREAM-like bandwidth reference measured in the same run as a benchmark, so every reported
-// effective bandwidth comes with its ratio to what this machine delivers right now.
+// A STREAM-like bandwidth reference measured in the same run as a benchmark or a driver run, so
+// every reported effective bandwidth comes with its ratio to what this machine delivers now.
 #pragma once
 
 #include <icondiff/kokkos_compat.hpp>
 
 #include <cstddef>
 
-namespace icondiff::perf {
+namespace icondiff {
 
 struct StreamResult {
   double copy_gbs = 0;   ///< a(i) = b(i): 16 bytes per element
@@ -21,4 +21,4 @@ StreamResult measure_stream_bandwidth(std::size_t elements = std::size_t{8} << 2
 /// The triad bandwidth of this run, measured once and cached.
 double reference_bandwidth_gbs();
 
-}  // namespace icondiff::perf
+}  // namespace icondiff

@@ -1,0 +1,151 @@
+// Output of the diffusion state as a CF-1.8 / UGRID-1.0 netCDF file: the mesh topology and
+// coordinates of the horizontal grid once, then one record per output time of the prognostic
+// fields (vn, w, theta_v, exner) and the turbulence diagnostics (div_ic, hdef_ic, dwdx, dwdy).
+// The file opens in xarray, uxarray/xugrid, CDO, ncview/Panoply and ParaView; every dimension,
+// variable and attribute is listed in docs/user/output.md.
+//
+// Field data is host memory in FieldLayout order (point fastest: value (i, k) at [i + n · k]),
+// which is exactly the netCDF order of a (time, level, point) record, so a record is written in
+// one call without transposing.
+#pragma once
+
+#include <icondiff/core/types.hpp>
+#include <icondiff/diffusion/diffusion_states.hpp>
+#include <icondiff/grid/grid.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace icondiff {
+
+/// A read-only view of host data: `size` doubles in FieldLayout order. Empty = not given.
+struct HostFieldRef {
+  const double* data = nullptr;
+  std::size_t size = 0;
+
+  HostFieldRef() = default;
+  HostFieldRef(const std::vector<double>& values) : data(values.data()), size(values.size()) {}
+  HostFieldRef(const double* values, std::size_t count) : data(values), size(count) {}
+  bool empty() const { return size == 0; }
+};
+
+/// One output time. Shapes as in diffusion_spec.md §4.1/§4.2: vn (E, nlev); w and the four
+/// diagnostics (C, nlev+1); theta_v and exner (C, nlev). The prognostic fields are required; a
+/// diagnostic left empty is stored as _FillValue for this time (e.g. before the first diffusion
+/// call, which computes them).
+struct UgridOutputFields {
+  HostFieldRef vn, w, theta_v, exner;
+  HostFieldRef div_ic, hdef_ic, dwdx, dwdy;
+};
+
+/// On-disk format of the output file.
+enum class UgridFileFormat {
+  Classic64,  ///< netCDF classic 64-bit offset (CDF-2): read by every tool; < 4 GiB per record
+  Netcdf4,    ///< netCDF-4 (HDF5) in the classic data model
+};
+
+struct UgridWriterOptions {
+  /// Units of the time coordinate; write_step takes seconds since this reference.
+  std::string time_reference = "2000-01-01 00:00:00";
+  /// Store the fields as 32-bit floats (half the size; ICON's usual output precision). The grid
+  /// and the coordinates are always stored in double precision.
+  bool single_precision = false;
+  /// Define div_ic, hdef_ic, dwdx and dwdy.
+  bool write_diagnostics = true;
+  UgridFileFormat format = UgridFileFormat::Classic64;
+  /// Global attribute "title".
+  std::string title = "icondiff horizontal diffusion output";
+};
+
+/// Writes a UGRID file: create it, call write_step once per output time (strictly increasing
+/// times), then close() (the destructor closes too, but cannot report errors). After each step
+/// the file is flushed, so a crashed run leaves every complete step readable.
+class UgridWriter {
+ public:
+  /// Creates (overwrites) `path` and writes the grid. `full_level_heights` (nlev values) and
+  /// `half_level_heights` (nlev + 1 values) are the nominal heights in metres, top first (the
+  /// vertical grid's vct_a gives the half levels; the full levels are usually their midpoints).
+  /// `global_attributes` are written as text global attributes, e.g. the diffusion configuration
+  /// under ICON namelist names ("diffusion_nml:hdiff_order" -> "5"); they may replace the title,
+  /// institution, source, history, references and comment written by default, not Conventions.
+  ///
+  /// Throws InvalidArgument for inconsistent heights (sizes, non-finite, not strictly
+  /// decreasing), attribute names netCDF cannot store or "Conventions"; GridError if the grid
+  /// lacks coordinates or connectivity; GridFileError (naming the file) if it cannot be written.
+  UgridWriter(const std::string& path, const Grid& grid, std::vector<double> full_level_heights,
+              std::vector<double> half_level_heights,
+              const std::map<std::string, std::string>& global_attributes = {},
+              const UgridWriterOptions& options = {});
+  ~UgridWriter();
+  UgridWriter(const UgridWriter&) = delete;
+  UgridWriter& operator=(const UgridWriter&) = delete;
+
+  /// Appends one output time (seconds since options.time_reference). Diagnostics are ignored
+  /// when write_diagnostics is off. Throws InvalidArgument for a missing prognostic field, a
+  /// field of the wrong size, a non-finite time or one not after the previous step; Error if the
+  /// writer is closed; GridFileError if writing fails.
+  void write_step(double time_seconds, const UgridOutputFields& fields);
+
+  /// The same from Views in any memory space (copied to the host). `diagnostics` may be null or
+  /// hold unallocated Views, which are stored as _FillValue.
+  template <class MemorySpace>
+  void write_step(double time_seconds, const DiffusionPrognosticState<MemorySpace>& prognostic,
+                  const DiffusionDiagnosticState<MemorySpace>* diagnostics = nullptr);
+
+  /// Finishes the file. Further write_step calls throw; close() again does nothing.
+  void close();
+
+  const std::string& path() const;
+  /// Number of output times written so far.
+  std::size_t steps_written() const;
+  int num_levels() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The host copy, in FieldLayout order and double precision, of a 2-D View in any memory space
+/// (an unallocated View gives an empty vector).
+template <class View>
+std::vector<double> host_field_copy(const View& view) {
+  std::vector<double> out;
+  if (view.data() == nullptr || view.size() == 0) return out;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  const std::size_t n = host.extent(0), nk = host.extent(1);
+  out.resize(n * nk);
+  for (std::size_t k = 0; k < nk; ++k)
+    for (std::size_t i = 0; i < n; ++i) out[i + n * k] = static_cast<double>(host(i, k));
+  return out;
+}
+
+template <class MemorySpace>
+void UgridWriter::write_step(double time_seconds,
+                             const DiffusionPrognosticState<MemorySpace>& prognostic,
+                             const DiffusionDiagnosticState<MemorySpace>* diagnostics) {
+  const std::vector<double> vn = host_field_copy(prognostic.vn), w = host_field_copy(prognostic.w),
+                            theta_v = host_field_copy(prognostic.theta_v),
+                            exner = host_field_copy(prognostic.exner);
+  std::vector<double> div_ic, hdef_ic, dwdx, dwdy;
+  if (diagnostics) {
+    div_ic = host_field_copy(diagnostics->div_ic);
+    hdef_ic = host_field_copy(diagnostics->hdef_ic);
+    dwdx = host_field_copy(diagnostics->dwdx);
+    dwdy = host_field_copy(diagnostics->dwdy);
+  }
+  UgridOutputFields f;
+  f.vn = vn;
+  f.w = w;
+  f.theta_v = theta_v;
+  f.exner = exner;
+  f.div_ic = div_ic;
+  f.hdef_ic = hdef_ic;
+  f.dwdx = dwdx;
+  f.dwdy = dwdy;
+  write_step(time_seconds, f);
+}
+
+}  // namespace icondiff

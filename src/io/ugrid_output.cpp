@@ -1,0 +1,479 @@
+// CF-1.8 / UGRID-1.0 output. Conventions followed (and why each variable exists):
+//  * UGRID 1.0 (ugrid-conventions.github.io): a dummy "mesh" variable (cf_role mesh_topology)
+//    names the node/edge/face coordinates and the connectivity tables; every field names its mesh
+//    and location, so uxarray, xugrid and ParaView's UGRID reader rebuild the triangles.
+//  * CF 1.8: coordinates in degrees with standard names; cell and edge bounds (counter-clockwise,
+//    CF §7.1) so that CDO treats the fields as an unstructured grid and can remap them
+//    conservatively; a CF time coordinate; "height" / "height_2" coordinate variables as in ICON's
+//    own output. standard_name only where the CF table has one (a made-up one breaks
+//    conformance); long_name and units always.
+#include <icondiff/core/error.hpp>
+#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/io/ugrid_output.hpp>
+
+#include "netcdf_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <ctime>
+#include <utility>
+
+namespace icondiff {
+
+namespace {
+
+constexpr double rad_to_deg = 180.0 / 3.14159265358979323846;
+const char* const mesh_name = "mesh";
+
+struct FieldInfo {
+  const char* name;
+  bool on_edges;     // else cells
+  bool half_levels;  // else full levels
+  bool diagnostic;
+  const char* standard_name;  // "" where the CF standard-name table has none
+  const char* long_name;
+  const char* units;
+};
+
+// ICON variable names; the standard names are entries of the CF standard-name table.
+const FieldInfo field_table[] = {
+    {"vn", true, false, false, "",
+     "normal wind component at the edge midpoint (positive along the edge's primal normal)",
+     "m s-1"},
+    {"w", false, true, false, "upward_air_velocity", "vertical wind", "m s-1"},
+    {"theta_v", false, false, false, "", "virtual potential temperature", "K"},
+    {"exner", false, false, false, "dimensionless_exner_function", "Exner function", "1"},
+    {"div_ic", false, true, true, "divergence_of_wind", "horizontal wind divergence at half levels",
+     "s-1"},
+    {"hdef_ic", false, true, true, "", "squared horizontal deformation at half levels", "s-2"},
+    {"dwdx", false, true, true, "", "eastward gradient of the vertical wind at half levels", "s-1"},
+    {"dwdy", false, true, true, "", "northward gradient of the vertical wind at half levels",
+     "s-1"},
+};
+
+const HostFieldRef& field_of(const UgridOutputFields& f, const std::string& name) {
+  if (name == "vn") return f.vn;
+  if (name == "w") return f.w;
+  if (name == "theta_v") return f.theta_v;
+  if (name == "exner") return f.exner;
+  if (name == "div_ic") return f.div_ic;
+  if (name == "hdef_ic") return f.hdef_ic;
+  if (name == "dwdx") return f.dwdx;
+  return f.dwdy;
+}
+
+void check_heights(const std::string& path, const std::vector<double>& full,
+                   const std::vector<double>& half) {
+  const auto where = [&](const std::string& what) {
+    return InvalidArgument(fmt::format("UGRID output '{}': {}", path, what));
+  };
+  if (full.empty()) throw where("no full-level heights given, expected nlev >= 1 values");
+  if (half.size() != full.size() + 1)
+    throw where(fmt::format("{} half-level heights for {} full levels, expected nlev + 1 = {}",
+                            half.size(), full.size(), full.size() + 1));
+  for (std::size_t k = 0; k < half.size(); ++k) {
+    if (!std::isfinite(half[k])) throw where(fmt::format("half-level height {} is not finite", k));
+    if (k > 0 && !(half[k] < half[k - 1]))
+      throw where(fmt::format(
+          "half-level heights must decrease strictly from the top (index 0): [{}] = {} m, "
+          "[{}] = {} m",
+          k - 1, half[k - 1], k, half[k]));
+  }
+  for (std::size_t k = 0; k < full.size(); ++k)
+    if (!std::isfinite(full[k]) || full[k] > half[k] || full[k] < half[k + 1])
+      throw where(fmt::format(
+          "full-level height [{}] = {} m lies outside its layer [{}, {}] m of the half levels", k,
+          full[k], half[k + 1], half[k]));
+}
+
+/// netCDF-C's rules for names (NC_check_name), plus: no leading underscore (reserved for the
+/// library's own attributes such as _FillValue).
+bool valid_attribute_name(const std::string& name) {
+  if (name.empty()) return false;
+  const auto first = static_cast<unsigned char>(name[0]);
+  if (!(std::isalnum(first) || first >= 0x80)) return false;
+  for (const char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u == '/' || u < 0x20 || u == 0x7f) return false;
+  }
+  return name.back() != ' ';
+}
+
+void check_grid(const std::string& path, const Grid& g) {
+  const auto nc = static_cast<std::size_t>(g.num_cells);
+  const auto ne = static_cast<std::size_t>(g.num_edges);
+  const auto nv = static_cast<std::size_t>(g.num_vertices);
+  const auto need = [&](bool ok, const char* what) {
+    if (!ok)
+      throw GridError(fmt::format("UGRID output '{}': grid '{}' lacks {}", path, g.name, what));
+  };
+  need(nc > 0 && ne > 0 && nv > 0, "cells, edges or vertices");
+  need(g.cell_lon.size() == nc && g.cell_lat.size() == nc, "cell coordinates");
+  need(g.edge_lon.size() == ne && g.edge_lat.size() == ne, "edge coordinates");
+  need(g.vertex_lon.size() == nv && g.vertex_lat.size() == nv, "vertex coordinates");
+  need(g.c2v.rows() == nc && g.c2v.cols() == 3, "the C2V table (vertex_of_cell)");
+  need(g.c2e.rows() == nc && g.c2e.cols() == 3, "the C2E table (edge_of_cell)");
+  need(g.e2v.rows() == ne && g.e2v.cols() == 2, "the E2V table (edge_vertices)");
+  need(g.e2c.rows() == ne && g.e2c.cols() == 2, "the E2C table (adjacent_cell_of_edge)");
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+}  // namespace
+
+struct UgridWriter::Impl {
+  std::string path;
+  UgridWriterOptions options;
+  io::NetcdfWriter nc;
+  index_t num_cells = 0, num_edges = 0;
+  int nlev = 0;
+  std::size_t steps = 0;
+  double last_time = 0;
+  bool closed = false;
+
+  Impl(const std::string& p, const UgridWriterOptions& o)
+      : path(p),
+        options(o),
+        nc(p, o.format == UgridFileFormat::Netcdf4 ? io::NetcdfFormat::Netcdf4
+                                                   : io::NetcdfFormat::Offset64) {}
+
+  void define_and_write_grid(const Grid& g, const std::vector<double>& full,
+                             const std::vector<double>& half,
+                             const std::map<std::string, std::string>& attributes);
+};
+
+void UgridWriter::Impl::define_and_write_grid(
+    const Grid& g, const std::vector<double>& full, const std::vector<double>& half,
+    const std::map<std::string, std::string>& attributes) {
+  const auto n_cells = static_cast<std::size_t>(g.num_cells);
+  const auto ne = static_cast<std::size_t>(g.num_edges);
+  const auto nv = static_cast<std::size_t>(g.num_vertices);
+  const bool have_c2e2c = g.c2e2c.rows() == n_cells && g.c2e2c.cols() == 3;
+  const bool have_area = g.cell_area.size() == n_cells;
+
+  // ---- Dimensions ----
+  nc.dimension("time", NC_UNLIMITED);
+  nc.dimension("ncells", n_cells);
+  nc.dimension("nedges", ne);
+  nc.dimension("nvertices", nv);
+  nc.dimension("nv", 3);       // vertices (and edges) per cell
+  nc.dimension("nv_edge", 4);  // corners of an edge's bounds: the two vertices and two centres
+  nc.dimension("two", 2);
+  nc.dimension("height", full.size());
+  nc.dimension("height_2", half.size());
+  nc.dimension("bnds", 2);
+
+  // ---- Mesh topology (UGRID 1.0 §2) ----
+  nc.variable(mesh_name, NC_INT, {});
+  nc.text(mesh_name, "cf_role", "mesh_topology");
+  nc.text(mesh_name, "long_name", "topology of the 2D unstructured ICON triangular mesh");
+  nc.integer(mesh_name, "topology_dimension", 2);
+  nc.text(mesh_name, "node_coordinates", "vlon vlat");
+  nc.text(mesh_name, "face_coordinates", "clon clat");
+  nc.text(mesh_name, "edge_coordinates", "elon elat");
+  nc.text(mesh_name, "face_node_connectivity", "mesh_face_nodes");
+  nc.text(mesh_name, "edge_node_connectivity", "mesh_edge_nodes");
+  nc.text(mesh_name, "face_edge_connectivity", "mesh_face_edges");
+  nc.text(mesh_name, "edge_face_connectivity", "mesh_edge_faces");
+  if (have_c2e2c) nc.text(mesh_name, "face_face_connectivity", "mesh_face_links");
+  nc.text(mesh_name, "node_dimension", "nvertices");
+  nc.text(mesh_name, "edge_dimension", "nedges");
+  nc.text(mesh_name, "face_dimension", "ncells");
+
+  const auto connectivity = [&](const char* name, const char* dim, const char* slots,
+                                const char* role, const char* long_name, bool may_miss) {
+    nc.variable(name, NC_INT, {dim, slots});
+    nc.text(name, "cf_role", role);
+    nc.text(name, "long_name", long_name);
+    nc.integer(name, "start_index", 0);
+    if (may_miss) nc.integer(name, "_FillValue", missing_index);
+  };
+  connectivity("mesh_face_nodes", "ncells", "nv", "face_node_connectivity",
+               "vertices of each cell, counter-clockwise (ICON vertex_of_cell)", false);
+  connectivity("mesh_edge_nodes", "nedges", "two", "edge_node_connectivity",
+               "vertices of each edge (ICON edge_vertices)", false);
+  connectivity("mesh_face_edges", "ncells", "nv", "face_edge_connectivity",
+               "edges of each cell; edge j joins vertices j and j+1 (ICON edge_of_cell)", false);
+  connectivity("mesh_edge_faces", "nedges", "two", "edge_face_connectivity",
+               "cells of each edge; the normal points from the first to the second "
+               "(ICON adjacent_cell_of_edge)",
+               true);
+  if (have_c2e2c)
+    connectivity("mesh_face_links", "ncells", "nv", "face_face_connectivity",
+                 "neighbour cell across edge j (ICON neighbor_cell_index)", true);
+
+  // ---- Horizontal coordinates ----
+  const auto coordinate = [&](const char* name, const char* dim, bool lon, const char* long_name,
+                              const char* bounds) {
+    nc.variable(name, NC_DOUBLE, {dim});
+    nc.text(name, "standard_name", lon ? "longitude" : "latitude");
+    nc.text(name, "long_name", long_name);
+    nc.text(name, "units", lon ? "degrees_east" : "degrees_north");
+    if (bounds) nc.text(name, "bounds", bounds);
+  };
+  coordinate("clon", "ncells", true, "longitude of the cell circumcentre", "clon_bnds");
+  coordinate("clat", "ncells", false, "latitude of the cell circumcentre", "clat_bnds");
+  coordinate("elon", "nedges", true, "longitude of the edge midpoint", "elon_bnds");
+  coordinate("elat", "nedges", false, "latitude of the edge midpoint", "elat_bnds");
+  coordinate("vlon", "nvertices", true, "longitude of the vertex", nullptr);
+  coordinate("vlat", "nvertices", false, "latitude of the vertex", nullptr);
+  nc.variable("clon_bnds", NC_DOUBLE, {"ncells", "nv"});
+  nc.variable("clat_bnds", NC_DOUBLE, {"ncells", "nv"});
+  nc.variable("elon_bnds", NC_DOUBLE, {"nedges", "nv_edge"});
+  nc.variable("elat_bnds", NC_DOUBLE, {"nedges", "nv_edge"});
+  if (have_area) {
+    nc.variable("cell_area", NC_DOUBLE, {"ncells"});
+    nc.text("cell_area", "standard_name", "cell_area");
+    nc.text("cell_area", "long_name", "area of the grid cell");
+    nc.text("cell_area", "units", "m2");
+    nc.text("cell_area", "mesh", mesh_name);
+    nc.text("cell_area", "location", "face");
+    nc.text("cell_area", "coordinates", "clon clat");
+  }
+
+  // ---- Vertical and time coordinates ----
+  nc.variable("height", NC_DOUBLE, {"height"});
+  nc.text("height", "standard_name", "height");
+  nc.text("height", "long_name", "nominal height of the full levels (level 0 is the model top)");
+  nc.text("height", "units", "m");
+  nc.text("height", "positive", "up");
+  nc.text("height", "axis", "Z");
+  nc.text("height", "bounds", "height_bnds");
+  nc.variable("height_bnds", NC_DOUBLE, {"height", "bnds"});
+  nc.variable("height_2", NC_DOUBLE, {"height_2"});
+  nc.text("height_2", "standard_name", "height");
+  nc.text("height_2", "long_name",
+          "nominal height of the half levels (interfaces; half level 0 is the model top)");
+  nc.text("height_2", "units", "m");
+  nc.text("height_2", "positive", "up");
+  nc.text("height_2", "axis", "Z");
+  nc.variable("time", NC_DOUBLE, {"time"});
+  nc.text("time", "standard_name", "time");
+  nc.text("time", "long_name", "time");
+  nc.text("time", "units", "seconds since " + options.time_reference);
+  nc.text("time", "calendar", "proleptic_gregorian");
+  nc.text("time", "axis", "T");
+
+  // ---- Fields ----
+  for (const FieldInfo& f : field_table) {
+    if (f.diagnostic && !options.write_diagnostics) continue;
+    nc.variable(f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE,
+                {"time", f.half_levels ? "height_2" : "height", f.on_edges ? "nedges" : "ncells"});
+    if (*f.standard_name) nc.text(f.name, "standard_name", f.standard_name);
+    nc.text(f.name, "long_name", f.long_name);
+    nc.text(f.name, "units", f.units);
+    nc.text(f.name, "mesh", mesh_name);
+    nc.text(f.name, "location", f.on_edges ? "edge" : "face");
+    nc.text(f.name, "coordinates", f.on_edges ? "elon elat" : "clon clat");
+    if (!f.on_edges && have_area) nc.text(f.name, "cell_measures", "area: cell_area");
+    nc.fill_value(f.name, options.single_precision ? NC_FILL_FLOAT : NC_FILL_DOUBLE);
+  }
+
+  // ---- Global attributes: ours first, then the caller's (which may replace the descriptive
+  // ones) ----
+  nc.text("", "Conventions", "CF-1.8 UGRID-1.0");
+  nc.text("", "title", options.title);
+  nc.text("", "institution", "icondiff");
+  nc.text("", "source", std::string("icondiff ") + ICONDIFF_VERSION_STRING);
+  nc.text("", "history", utc_now() + ": created by icondiff's UgridWriter");
+  nc.text("", "grid_name", g.name);
+  if (!g.source.empty()) nc.text("", "grid_source", g.source);
+  if (!g.uuid.empty()) nc.text("", "uuidOfHGrid", g.uuid);
+  nc.integer("", "grid_root", g.grid_root);
+  nc.integer("", "grid_level", g.grid_level);
+  nc.number("", "sphere_radius", g.sphere_radius);
+  nc.integer("", "limited_area", g.limited_area ? 1 : 0);
+  for (const auto& [name, value] : attributes) nc.text("", name, value);
+
+  nc.end_definitions();
+
+  // ---- Static data ----
+  nc.put(mesh_name, std::vector<int>{0});
+  nc.put("mesh_face_nodes", g.c2v.data());
+  nc.put("mesh_edge_nodes", g.e2v.data());
+  nc.put("mesh_face_edges", g.c2e.data());
+  nc.put("mesh_edge_faces", g.e2c.data());
+  if (have_c2e2c) nc.put("mesh_face_links", g.c2e2c.data());
+
+  const auto degrees = [](const std::vector<double>& radians) {
+    std::vector<double> out(radians.size());
+    for (std::size_t i = 0; i < radians.size(); ++i) out[i] = radians[i] * rad_to_deg;
+    return out;
+  };
+  nc.put("clon", degrees(g.cell_lon));
+  nc.put("clat", degrees(g.cell_lat));
+  nc.put("elon", degrees(g.edge_lon));
+  nc.put("elat", degrees(g.edge_lat));
+  nc.put("vlon", degrees(g.vertex_lon));
+  nc.put("vlat", degrees(g.vertex_lat));
+  if (have_area) nc.put("cell_area", g.cell_area);
+
+  // Cell bounds: the cell's vertices, counter-clockwise as ICON stores them.
+  std::vector<double> lon_b(n_cells * 3), lat_b(n_cells * 3);
+  for (std::size_t c = 0; c < n_cells; ++c)
+    for (std::size_t j = 0; j < 3; ++j) {
+      const auto v = static_cast<std::size_t>(g.c2v(c, j));
+      lon_b[3 * c + j] = g.vertex_lon[v] * rad_to_deg;
+      lat_b[3 * c + j] = g.vertex_lat[v] * rad_to_deg;
+    }
+  nc.put("clon_bnds", lon_b);
+  nc.put("clat_bnds", lat_b);
+
+  // Edge bounds: the quadrilateral (vertex 0, a centre, vertex 1, the other centre) whose area is
+  // ICON's edge area; the edge midpoint stands in for a missing cell (lateral boundary). Ordered
+  // counter-clockwise seen from outside the sphere, as CF §7.1 requires.
+  std::vector<double> elon_b(ne * 4), elat_b(ne * 4);
+  for (std::size_t e = 0; e < ne; ++e) {
+    const auto vertex = [&](int j) {
+      const auto v = static_cast<std::size_t>(g.e2v(e, j));
+      return std::pair<double, double>(g.vertex_lon[v], g.vertex_lat[v]);
+    };
+    const auto centre = [&](int j) {
+      const index_t c = g.e2c(e, j);
+      if (c == missing_index) return std::pair<double, double>(g.edge_lon[e], g.edge_lat[e]);
+      return std::pair<double, double>(g.cell_lon[c], g.cell_lat[c]);
+    };
+    std::pair<double, double> corners[4] = {vertex(0), centre(0), vertex(1), centre(1)};
+    const sphere::Vec3 mid = sphere::to_cartesian(g.edge_lon[e], g.edge_lat[e]);
+    double orientation = 0;
+    for (int j = 0; j < 4; ++j) {
+      const auto& a = corners[j];
+      const auto& b = corners[(j + 1) % 4];
+      orientation += sphere::triple_product(mid, sphere::to_cartesian(a.first, a.second),
+                                            sphere::to_cartesian(b.first, b.second));
+    }
+    if (orientation < 0) std::swap(corners[1], corners[3]);
+    for (int j = 0; j < 4; ++j) {
+      elon_b[4 * e + j] = corners[j].first * rad_to_deg;
+      elat_b[4 * e + j] = corners[j].second * rad_to_deg;
+    }
+  }
+  nc.put("elon_bnds", elon_b);
+  nc.put("elat_bnds", elat_b);
+
+  nc.put("height", full);
+  std::vector<double> height_bnds(2 * full.size());
+  for (std::size_t k = 0; k < full.size(); ++k) {
+    height_bnds[2 * k] = half[k];
+    height_bnds[2 * k + 1] = half[k + 1];
+  }
+  nc.put("height_bnds", height_bnds);
+  nc.put("height_2", half);
+  nc.sync();
+}
+
+UgridWriter::UgridWriter(const std::string& path, const Grid& grid,
+                         std::vector<double> full_level_heights,
+                         std::vector<double> half_level_heights,
+                         const std::map<std::string, std::string>& global_attributes,
+                         const UgridWriterOptions& options) {
+  check_heights(path, full_level_heights, half_level_heights);
+  check_grid(path, grid);
+  if (options.time_reference.empty())
+    throw InvalidArgument(fmt::format(
+        "UGRID output '{}': empty time reference, expected e.g. \"2000-01-01 00:00:00\"", path));
+  for (const auto& [name, value] : global_attributes) {
+    if (name == "Conventions")
+      throw InvalidArgument(fmt::format(
+          "UGRID output '{}': the global attribute 'Conventions' is reserved (the file follows "
+          "CF-1.8 UGRID-1.0)",
+          path));
+    if (!valid_attribute_name(name))
+      throw InvalidArgument(fmt::format(
+          "UGRID output '{}': '{}' cannot be a netCDF attribute name (it must start with a "
+          "letter or digit and hold no '/' or control characters)",
+          path, name));
+  }
+  impl_ = std::make_unique<Impl>(path, options);
+  impl_->num_cells = grid.num_cells;
+  impl_->num_edges = grid.num_edges;
+  impl_->nlev = static_cast<int>(full_level_heights.size());
+  impl_->define_and_write_grid(grid, full_level_heights, half_level_heights, global_attributes);
+}
+
+UgridWriter::~UgridWriter() {
+  if (impl_ && !impl_->closed) {
+    try {
+      impl_->closed = true;
+      impl_->nc.close();
+    } catch (...) {  // a destructor must not throw; close() reports errors
+    }
+  }
+}
+
+void UgridWriter::write_step(double time_seconds, const UgridOutputFields& fields) {
+  Impl& m = *impl_;
+  if (m.closed) throw Error(fmt::format("UGRID output '{}': write_step after close()", m.path));
+  if (!std::isfinite(time_seconds))
+    throw InvalidArgument(
+        fmt::format("UGRID output '{}': time {} is not finite", m.path, time_seconds));
+  if (m.steps > 0 && !(time_seconds > m.last_time))
+    throw InvalidArgument(
+        fmt::format("UGRID output '{}': time {} s is not after the previous step's {} s (a CF time "
+                    "coordinate must increase strictly)",
+                    m.path, time_seconds, m.last_time));
+
+  // Check everything before writing anything, so a bad call leaves no partial record.
+  for (const FieldInfo& f : field_table) {
+    if (f.diagnostic && !m.options.write_diagnostics) continue;
+    const HostFieldRef& ref = field_of(fields, f.name);
+    const std::size_t points = static_cast<std::size_t>(f.on_edges ? m.num_edges : m.num_cells);
+    const std::size_t levels = static_cast<std::size_t>(m.nlev + (f.half_levels ? 1 : 0));
+    if (ref.empty()) {
+      if (!f.diagnostic)
+        throw InvalidArgument(
+            fmt::format("UGRID output '{}': step {}: the prognostic field '{}' is missing", m.path,
+                        m.steps, f.name));
+      continue;
+    }
+    if (ref.data == nullptr || ref.size != points * levels)
+      throw InvalidArgument(fmt::format(
+          "UGRID output '{}': step {}: field '{}' has {} values, expected {} {} x {} {} levels",
+          m.path, m.steps, f.name, ref.size, points, f.on_edges ? "edges" : "cells", levels,
+          f.half_levels ? "half" : "full"));
+  }
+
+  m.nc.put_record("time", m.steps, &time_seconds);
+  std::vector<float> single;
+  for (const FieldInfo& f : field_table) {
+    if (f.diagnostic && !m.options.write_diagnostics) continue;
+    const HostFieldRef& ref = field_of(fields, f.name);
+    if (ref.empty()) continue;  // stays _FillValue
+    if (m.options.single_precision) {
+      single.assign(ref.data, ref.data + ref.size);
+      m.nc.put_record(f.name, m.steps, single.data());
+    } else {
+      m.nc.put_record(f.name, m.steps, ref.data);
+    }
+  }
+  m.nc.sync();
+  m.last_time = time_seconds;
+  ++m.steps;
+}
+
+void UgridWriter::close() {
+  if (impl_->closed) return;
+  impl_->closed = true;
+  impl_->nc.close();
+}
+
+const std::string& UgridWriter::path() const {
+  return impl_->path;
+}
+std::size_t UgridWriter::steps_written() const {
+  return impl_->steps;
+}
+int UgridWriter::num_levels() const {
+  return impl_->nlev;
+}
+
+}  // namespace icondiff

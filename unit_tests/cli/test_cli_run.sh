@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# End to end: icondiff run -> UGRID output + timer report + savepoints -> icondiff verify (passes;
+# a tampered expected output fails) -> icondiff compare-timers; configuration files; limited-area
+# and real grids; every kind of bad input ends in one clear line and a non-zero exit code.
+# usage: test_cli_run.sh ICONDIFF_EXECUTABLE GRID_DIR
+set -u
+exe=$1
+grid_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+small=(--generate R2B2 --nlev 12 --steps 3 --quiet)
+
+# ---- run -> files ----
+out=$("$exe" run "${small[@]}" --output out.nc --timers timers.json --savepoints sp --output-every 1 2>&1) ||
+  fail "run failed: $out"
+printf '%s' "$out" | grep -q "^nh_hdiff " || fail "no nh_hdiff row in the timer table: $out"
+printf '%s' "$out" | grep -q "calculate_nabla2_and_smag_coefficients_for_vn" || fail "no per-kernel rows: $out"
+printf '%s' "$out" | grep -q "GB/s against the 276 B/cell-level minimum" || fail "no bandwidth line: $out"
+for f in out.nc timers.json sp/diffusion-init.nc sp/diffusion-exit.nc; do [ -s "$f" ] || fail "$f missing"; done
+ncdump -h out.nc | grep -q 'cf_role = "mesh_topology"' || fail "out.nc has no UGRID mesh topology"
+ncdump -h out.nc | grep -q "double theta_v(time, height, ncells)\|theta_v(time" || fail "out.nc has no theta_v"
+ncdump -h out.nc | grep -q 'diffusion_nml\\:hdiff_order = "5"' || fail "out.nc lacks the configuration attributes"
+/usr/bin/python3 - <<'PY' || fail "timers.json is not the documented bencher format"
+import json
+t = json.load(open("timers.json"))
+assert t["nh_hdiff"]["num_calls"]["value"] == 3, t["nh_hdiff"]
+for name, e in t.items():
+    if name.startswith("_"): continue
+    assert e["latency"]["lower_value"] <= e["latency"]["value"] <= e["latency"]["upper_value"], name
+assert t["_metadata"]["cells"] == 1280 and t["_metadata"]["nlev"] == 12
+assert t["_metadata"]["config"]["turbdiff_nml:itype_sher"] == "2"
+PY
+
+# ---- verify ----
+out=$("$exe" verify --in sp/diffusion-init.nc --out sp/diffusion-exit.nc 2>&1) || fail "verify failed: $out"
+printf '%s' "$out" | grep -q "PASSED" || fail "verify did not pass: $out"
+out=$("$exe" verify --in sp/diffusion-init.nc --out sp/diffusion-exit.nc --strategy unfused 2>&1) ||
+  fail "verify (unfused) failed: $out"
+cp sp/diffusion-exit.nc tampered.nc
+/usr/bin/python3 - <<'PY' || fail "could not tamper with the exit savepoint"
+import netCDF4
+with netCDF4.Dataset("tampered.nc", "a") as d:
+    v = d.variables["theta_v"]
+    v[3, 17] = v[3, 17] + 0.5
+PY
+out=$("$exe" verify --in sp/diffusion-init.nc --out tampered.nc 2>&1)
+code=$?
+[ $code -eq 1 ] || fail "verify against a tampered expectation exited $code, expected 1: $out"
+printf '%s' "$out" | grep -q "FAILED" || fail "verify did not report the failure: $out"
+printf '%s' "$out" | grep "theta_v" | grep -q "FAIL" || fail "verify did not name theta_v: $out"
+
+# ---- compare-timers against an OpenACC report in ICON4Py's bencher format ----
+cat >openacc.json <<'JSON'
+{"nh_hdiff": {"latency": {"lower_value": 1.1, "upper_value": 1.3, "value": 1.2}, "latency_total": {"value": 436.0}, "num_calls": {"value": 360}},
+ "apply_diffusion_to_vn": {"latency": {"lower_value": 0.17, "upper_value": 0.2, "value": 0.1765}, "latency_total": {"value": 63.7}, "num_calls": {"value": 361}},
+ "nh_solve": {"latency": {"lower_value": 4.5, "upper_value": 4.6, "value": 4.55}, "latency_total": {"value": 8195.0}, "num_calls": {"value": 1800}}}
+JSON
+out=$("$exe" compare-timers timers.json openacc.json 2>&1) || fail "compare-timers failed: $out"
+printf '%s' "$out" | grep "^apply_diffusion_to_vn" | grep -q "x$" || fail "no speed-up for apply_diffusion_to_vn: $out"
+printf '%s' "$out" | grep -q "overall (nh_hdiff)" || fail "no overall ratio: $out"
+
+# ---- configuration file (keys = option names) ----
+printf '[run]\nhdiff_efdt_ratio = 24\nitype_sher = 1\n' >config.toml
+"$exe" run "${small[@]}" --config config.toml --timers t2.json >/dev/null 2>&1 || fail "run with --config failed"
+/usr/bin/python3 -c 'import json,sys; c=json.load(open("t2.json"))["_metadata"]["config"]; sys.exit(0 if c["diffusion_nml:hdiff_efdt_ratio"]=="24" and c["turbdiff_nml:itype_sher"]=="1" else 1)' ||
+  fail "the configuration file was not applied"
+printf 'hdiff_efdt_ratio = 24\n' >bad_config.toml
+expect_config_error=$("$exe" run "${small[@]}" --config bad_config.toml 2>&1 >/dev/null)
+[ $? -ne 0 ] || fail "a configuration key outside [run] was accepted silently"
+
+# ---- limited area, fused and unfused ----
+for strategy in fused unfused; do
+  "$exe" run --generate R2B3 --lam --lam-region cap:8,46.5,60 --nlev 10 --steps 2 --quiet --strategy $strategy \
+    >lam.txt 2>&1 || fail "limited-area run ($strategy) failed: $(tail -3 lam.txt)"
+done
+
+# ---- bad input: one short message, non-zero exit ----
+expect_error() {
+  local expected_code=$1 fragment=$2
+  shift 2
+  local err code
+  err=$("$exe" "$@" 2>&1 >/dev/null)
+  code=$?
+  [ "$code" -eq "$expected_code" ] || fail "'$*' exited with $code, expected $expected_code: $err"
+  [ "$(printf '%s\n' "$err" | wc -l)" -le 2 ] || fail "'$*' printed more than a short message: $err"
+  printf '%s' "$err" | grep -q -- "$fragment" || fail "'$*' did not mention '$fragment': $err"
+}
+expect_error 2 "expected at least 1" run --generate R2B2 --steps 0
+expect_error 2 "expected at least 2 levels" run --generate R2B2 --nlev 1
+expect_error 2 "does not exist" run --grid /no/such/grid.nc
+expect_error 2 "hdiff_order" run --generate R2B2 --hdiff_order 4
+expect_error 2 "itype_sher" run --generate R2B2 --itype_sher 3
+expect_error 2 "lsmag_3d" run --generate R2B2 --lsmag_3d true
+expect_error 2 "R2X4" run --generate R2X4
+expect_error 2 "cannot be combined" run --grid x.nc --lam
+expect_error 2 "not a region" run --generate R2B2 --lam --lam-region circle:1,2,3
+expect_error 109 "bogus" run --bogus
+expect_error 105 "fastest" run --strategy fastest
+expect_error 106 "--in" verify --out x.nc
+expect_error 2 "does not exist" verify --in /no/such.nc --out /no/such2.nc
+expect_error 2 "not valid JSON" compare-timers timers.json config.toml
+expect_error 2 "cannot be opened" compare-timers timers.json /no/such.json
+
+# ---- a real grid, when present ----
+lam="$grid_dir/mch_ch_coarsegrid_wind_R19B04.nc"
+if [ -f "$lam" ]; then
+  "$exe" run --grid "$lam" --nlev 10 --steps 2 --quiet >real.txt 2>&1 || fail "run on $lam failed: $(tail -3 real.txt)"
+else
+  echo "note: $lam absent; the real-grid run was skipped"
+fi
+
+[ $failures -eq 0 ] && echo "all CLI run/verify/compare-timers checks passed"
+exit $failures
