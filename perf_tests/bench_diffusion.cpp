@@ -119,6 +119,14 @@ void bench_granule(benchmark::State& state, icondiff::DiffusionStrategy strategy
 using icondiff::DiffusionStrategy;
 using icondiff::LoopSchedule;
 // Every strategy with every loop schedule, in one run (same grid, same STREAM reference).
+BENCHMARK_CAPTURE(bench_granule, unfused_level_chunks, DiffusionStrategy::Unfused,
+                  LoopSchedule::LevelChunks)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_granule, fused_level_chunks, DiffusionStrategy::Fused,
+                  LoopSchedule::LevelChunks)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(bench_granule, unfused_points_outer, DiffusionStrategy::Unfused,
                   LoopSchedule::PointsOuter)
     ->UseRealTime()

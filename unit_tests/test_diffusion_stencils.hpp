@@ -646,49 +646,6 @@ void apply_diffusion_to_theta_and_exner(const SGrid& s, test::RandomSource& rng)
   }
 }
 
-/// icondiff's fused theta kernel (cold pools inside) against the reference chain S9 then S11.
-void theta_with_cold_pools(const SGrid& s, test::RandomSource& rng) {
-  if (s.torus) return;  // needs the granule's zones (cold-pool edges cover the cells' edges)
-  const ThetaInputs in = theta_inputs(s, rng);
-  const auto& g = s.grid;
-  const index_t nc = g.num_cells;
-  const Field theta_v =
-      rng.field(nc, s.nlev, 280.0, 300.0);  // physical, so cold pools switch on and off
-  const Field theta_ref = as_vp(rng.field(nc, s.nlev, 280.0, 300.0));
-  const double thresh = -5.0, smallest = 2.220446049250313e-16, rd = 0.4;
-  const IndexRange cells = s.ranges.turbulence_cells, edges = s.ranges.cold_pool_edges;
-  for (const bool zdiffu : {true, false}) {
-    Field theta = theta_v, exner = in.exner, kh = in.kh_smag_e;
-    reference::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(
-        g, theta_v, theta_ref, thresh, smallest, kh, edges.start, edges.end, s.nlev - 2, s.nlev);
-    reference::apply_diffusion_to_theta_and_exner(
-        g, kh, in.inv_dual_edge_length, theta_v, in.geofac_div, in.zd_vertoffset, in.zd_diffcoef,
-        in.geofac_n2s_c, in.geofac_n2s_nbh, in.vcoef, in.area, theta, exner, rd, zdiffu,
-        cells.start, cells.end, 0, s.nlev);
-    const auto theta_old = dev<wp>(theta_v);
-    const auto dth = dev<wp>(theta_v), dex = dev<wp>(in.exner);
-    run("icondiff::test::theta_with_cold_pools", cells, 0, s.nlev,
-        stencils::ApplyDiffusionToThetaAndExnerWithColdPools<M>{
-            dev<vp>(in.kh_smag_e),
-            dev<wp>(in.inv_dual_edge_length),
-            dev<wp>(in.geofac_div),
-            s.device.c2e,
-            s.device.e2c,
-            {theta_old, dev<vp>(theta_ref), s.device.c2e2c, thresh, static_cast<vp>(smallest)},
-            s.nlev - 2,
-            true,
-            zdiffu_body(s, in, theta_old),
-            zdiffu,
-            dev<wp>(in.area),
-            static_cast<vp>(rd),
-            dth,
-            dex});
-    SCOPED_TRACE(zdiffu ? "zdiffu on" : "zdiffu off");
-    EXPECT_TRUE(test::all_close("theta_v", test::to_host(dth), theta, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("exner", test::to_host(dex), exner, test::stencil_rtol()));
-  }
-}
-
 using StencilTest = void (*)(const SGrid&, test::RandomSource&);
 
 void run_on_every_grid(const char* name, StencilTest test) {
@@ -722,6 +679,5 @@ ICONDIFF_STENCIL_TEST(apply_diffusion_to_w)
 ICONDIFF_STENCIL_TEST(cold_pools)
 ICONDIFF_STENCIL_TEST(elementary_theta_stencils)
 ICONDIFF_STENCIL_TEST(apply_diffusion_to_theta_and_exner)
-ICONDIFF_STENCIL_TEST(theta_with_cold_pools)
 
 }  // namespace icondiff

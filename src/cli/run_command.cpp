@@ -270,6 +270,7 @@ int run_driver(const RunOptions& o) {
                                          View2D<vp, M>("icondiff::driver::dwdy", nc, kh)};
   Diffusion<Space> diffusion(config, device.grid, device.vertical, device.metric,
                              device.interpolation, device.edges, device.cells, strategy);
+  diffusion.set_loop_schedule(parse_loop_schedule(o.schedule));
   KernelTimers timers;
   diffusion.set_timers(&timers);
   const double setup_seconds =
@@ -279,9 +280,10 @@ int run_driver(const RunOptions& o) {
   const double stream = measure_stream_bandwidth().triad_gbs;
   say(fmt::format("machine     {} with {} threads, STREAM triad {:.1f} GB/s\n", Space::name(),
                   compat::concurrency(Space()), stream));
-  say(fmt::format(
-      "diffusion   {} strategy, dtime {} s, {} steps (the first is ICON's initial call)\n\n",
-      to_string(strategy), o.dtime, o.steps));
+  say(
+      fmt::format("diffusion   {} strategy, {} loops, dtime {} s, {} steps (the first is ICON's "
+                  "initial call)\n\n",
+                  to_string(strategy), o.schedule, o.dtime, o.steps));
 
   // ---- Output ----
   std::map<std::string, std::string> attributes;
@@ -387,7 +389,7 @@ Command add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str();
   app.add_option("--loop-schedule", o->schedule, "how kernels map (point, level) to threads")
-      ->check(CLI::IsMember({"points-outer", "mdrange", "flat"}))
+      ->check(CLI::IsMember({"points-outer", "mdrange", "flat", "level-chunks"}))
       ->capture_default_str();
   app.add_option("--output", o->output, "write a CF/UGRID netCDF file");
   app.add_option("--output-every", o->output_every,

@@ -20,15 +20,17 @@ const char* to_string(LoopSchedule schedule) {
     case LoopSchedule::MDRange: return "mdrange";
     case LoopSchedule::Flat: return "flat";
     case LoopSchedule::PointsOuter: return "points-outer";
+    case LoopSchedule::LevelChunks: return "level-chunks";
   }
   return "?";
 }
 
 LoopSchedule parse_loop_schedule(const std::string& name) {
-  for (const auto s : {LoopSchedule::MDRange, LoopSchedule::Flat, LoopSchedule::PointsOuter})
+  for (const auto s : {LoopSchedule::MDRange, LoopSchedule::Flat, LoopSchedule::PointsOuter,
+                       LoopSchedule::LevelChunks})
     if (name == to_string(s)) return s;
   throw ConfigError("loop schedule '" + name +
-                    "' is unknown: expected mdrange, flat or points-outer");
+                    "' is unknown: expected mdrange, flat, points-outer or level-chunks");
 }
 
 #define ICONDIFF_INSTANTIATE_DIFFUSION(SPACE) template class Diffusion<SPACE>;

@@ -401,6 +401,36 @@ void Diffusion<ExecSpace>::run_final_exchanges(
 }
 
 template <class ExecSpace>
+void Diffusion<ExecSpace>::run_theta_steps(
+    const DiffusionPrognosticState<memory_space>& prognostic) {
+  using M = memory_space;
+  namespace L = diffusion_labels;
+  const auto& g = grid_;
+  const DiffusionRanges& r = ranges_;
+  // S9, S10, S11
+  launch(L::cold_pools, r.cold_pool_edges, nlev_ - 2, nlev_,
+         stencils::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<M>{
+             {prognostic.theta_v, metric_.theta_ref_mc, g.c2e2c, params_.thresh_tdiff,
+              static_cast<vp>(params_.smallest_vpfloat)},
+             g.e2c,
+             kh_smag_e_});
+  launch(L::copy_theta, r.all_cells, 0, nlev_,
+         stencils::CopyField<wp, M>{prognostic.theta_v, theta_v_tmp_});
+  launch(L::theta, r.turbulence_cells, 0, nlev_,
+         stencils::ApplyDiffusionToThetaAndExner<M>{
+             {{kh_smag_e_, edges_.inverse_dual_edge_lengths, theta_v_tmp_, g.e2c},
+              interpolation_.geofac_div,
+              g.c2e},
+             {metric_.zd_vertoffset, metric_.zd_diffcoef, geofac_n2s_c_, geofac_n2s_nbh_,
+              metric_.zd_intcoef, theta_v_tmp_, g.c2e2c},
+             config_.apply_zdiffusion_t,
+             cells_.area,
+             static_cast<vp>(params_.rd_o_cvd),
+             prognostic.theta_v,
+             prognostic.exner});
+}
+
+template <class ExecSpace>
 void Diffusion<ExecSpace>::run_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
                                        const DiffusionPrognosticState<memory_space>& prognostic) {
   using M = memory_space;
@@ -425,28 +455,7 @@ void Diffusion<ExecSpace>::run_unfused(const DiffusionDiagnosticState<memory_spa
              diagnostic.dwdy});
   // X4b
   exchange_->wait();
-  if (!config_.apply_to_temperature) return;
-  // S9, S10, S11
-  launch(L::cold_pools, r.cold_pool_edges, nlev_ - 2, nlev_,
-         stencils::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<M>{
-             {prognostic.theta_v, metric_.theta_ref_mc, g.c2e2c, params_.thresh_tdiff,
-              static_cast<vp>(params_.smallest_vpfloat)},
-             g.e2c,
-             kh_smag_e_});
-  launch(L::copy_theta, r.all_cells, 0, nlev_,
-         stencils::CopyField<wp, M>{prognostic.theta_v, theta_v_tmp_});
-  launch(L::theta, r.turbulence_cells, 0, nlev_,
-         stencils::ApplyDiffusionToThetaAndExner<M>{
-             {{kh_smag_e_, edges_.inverse_dual_edge_lengths, theta_v_tmp_, g.e2c},
-              interpolation_.geofac_div,
-              g.c2e},
-             {metric_.zd_vertoffset, metric_.zd_diffcoef, geofac_n2s_c_, geofac_n2s_nbh_,
-              metric_.zd_intcoef, theta_v_tmp_, g.c2e2c},
-             config_.apply_zdiffusion_t,
-             cells_.area,
-             static_cast<vp>(params_.rd_o_cvd),
-             prognostic.theta_v,
-             prognostic.exner});
+  if (config_.apply_to_temperature) run_theta_steps(prognostic);
 }
 
 template <class ExecSpace>
@@ -474,29 +483,7 @@ void Diffusion<ExecSpace>::run_fused(const DiffusionDiagnosticState<memory_space
                                                diff_multfac_n2w_,
                                                nrd_ + 1});
   exchange_->wait();
-  if (!config_.apply_to_temperature) return;
-  // S9+S10+S11: the cold-pool enhancement inside the theta kernel; theta is still copied, because
-  // every cell reads its neighbours' old theta while the kernel writes theta in place.
-  launch(L::copy_theta, r.all_cells, 0, nlev_,
-         stencils::CopyField<wp, M>{prognostic.theta_v, theta_v_tmp_});
-  launch(L::theta_with_cold_pools, r.turbulence_cells, 0, nlev_,
-         stencils::ApplyDiffusionToThetaAndExnerWithColdPools<M>{
-             kh_smag_e_,
-             edges_.inverse_dual_edge_lengths,
-             interpolation_.geofac_div,
-             g.c2e,
-             g.e2c,
-             {theta_v_tmp_, metric_.theta_ref_mc, g.c2e2c, params_.thresh_tdiff,
-              static_cast<vp>(params_.smallest_vpfloat)},
-             nlev_ - 2,
-             true,
-             {metric_.zd_vertoffset, metric_.zd_diffcoef, geofac_n2s_c_, geofac_n2s_nbh_,
-              metric_.zd_intcoef, theta_v_tmp_, g.c2e2c},
-             config_.apply_zdiffusion_t,
-             cells_.area,
-             static_cast<vp>(params_.rd_o_cvd),
-             prognostic.theta_v,
-             prognostic.exner});
+  if (config_.apply_to_temperature) run_theta_steps(prognostic);
 }
 
 }  // namespace icondiff

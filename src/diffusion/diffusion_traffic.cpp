@@ -46,12 +46,8 @@ std::map<std::string, double> diffusion_kernel_bytes(const DiffusionRanges& r, i
     const double theta =
         E * K * V + C * K * W + n_theta * K * 3 * W + zdiffu + n_theta * (9 * W + 9 * I);
     b[L::copy_theta] = 2 * C * K * W;
-    if (strategy == DiffusionStrategy::Unfused) {
-      b[L::cold_pools] = C * 2 * (W + V) + n_cold * 2 * 2 * V + n_cold * 2 * I;
-      b[L::theta] = theta;
-    } else {
-      b[L::theta_with_cold_pools] = theta + C * 2 * V;
-    }
+    b[L::cold_pools] = C * 2 * (W + V) + n_cold * 2 * 2 * V + n_cold * 2 * I;
+    b[L::theta] = theta;
   }
   double total = 0;
   for (const auto& [label, bytes] : b) total += bytes;
@@ -69,8 +65,7 @@ std::string openacc_timer_name(const std::string& label) {
   if (label == L::run) return "nh_hdiff";
   if (label == L::copy_w || label == L::w_nabla2 || label == L::w_update)
     return L::w.substr(L::prefix.size());
-  if (label == L::copy_theta || label == L::theta_with_cold_pools)
-    return L::theta.substr(L::prefix.size());
+  if (label == L::copy_theta) return L::theta.substr(L::prefix.size());
   return label.rfind(L::prefix, 0) == 0 ? label.substr(L::prefix.size()) : label;
 }
 

@@ -22,9 +22,9 @@ enum class DiffusionStrategy {
   /// One kernel per ICON4Py program, including ICON4Py's copies of w and theta_v: the structure
   /// of ICON's OpenACC code.
   Unfused,
-  /// As few passes over memory as the data dependencies allow: no copy of w (its Laplacian is
-  /// stored once instead of recomputed at every neighbour), the cold-pool enhancement computed
-  /// inside the theta kernel, no copy of theta_v when truly horizontal diffusion is off.
+  /// As few passes over memory as the data dependencies allow: no copy of w, whose Laplacian is
+  /// stored once instead of recomputed at every neighbour (docs/dev/diffusion.md gives the
+  /// dependency analysis, and why theta keeps its copy and the cold pools their kernel).
   Fused,
 };
 
@@ -106,6 +106,8 @@ class Diffusion {
   void run_steps_up_to_vn(const DiffusionDiagnosticState<memory_space>& diagnostic,
                           const DiffusionPrognosticState<memory_space>& prognostic,
                           bool initial_run, double dtime);
+  /// S9, S10, S11 (temperature): the same kernels in both strategies.
+  void run_theta_steps(const DiffusionPrognosticState<memory_space>& prognostic);
   /// X5 and X6.
   void run_final_exchanges(const DiffusionPrognosticState<memory_space>& prognostic,
                            bool initial_run);

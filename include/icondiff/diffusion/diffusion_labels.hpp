@@ -33,8 +33,6 @@ inline const std::string cold_pools =
     "icondiff::diffusion::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";
 inline const std::string copy_theta = "icondiff::diffusion::copy_theta_v";
 inline const std::string theta = "icondiff::diffusion::apply_diffusion_to_theta_and_exner";
-inline const std::string theta_with_cold_pools =
-    "icondiff::diffusion::apply_diffusion_to_theta_and_exner_with_cold_pools";
 inline const std::string split_geofac_n2s = "icondiff::diffusion::split_geofac_n2s";
 inline const std::string check_neighbours = "icondiff::diffusion::check_neighbours";
 }  // namespace diffusion_labels
