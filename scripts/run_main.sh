@@ -8,5 +8,7 @@ eval "$("$root/scripts/bootstrap.sh")"
 build=${ICONDIFF_BUILD_DIR:-$root/build}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$(nproc)" --target icondiff_cli
-grid="$root/../shared/data/grids/mch_ch_coarsegrid_wind_R19B04.nc"
-exec "$build/bin/icondiff" grid-info --grid "$grid"
+# The main job: the diffusion granule on a generated global R2B4 grid (20,480 cells) with 65
+# levels and a Jablonowski-Williamson state, ending with the per-kernel timer table. Arguments
+# are passed on, e.g. scripts/run_main.sh --steps 50 --output jw.nc
+exec "$build/bin/icondiff" run "$@"

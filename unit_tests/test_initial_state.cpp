@@ -164,6 +164,9 @@ TEST(JablonowskiWilliamson, ConfigValidation) {
   c.vn_noise_amplitude = -1.0;
   EXPECT_THROW(c.validate(), ConfigError);
   c = {};
+  c.w_noise_amplitude = std::nan("");
+  EXPECT_THROW(c.validate(), ConfigError);
+  c = {};
   c.perturbation_lat = 2.0;
   try {
     c.validate();
@@ -341,6 +344,31 @@ TEST_F(InitialStateOnGrid, NoiseIsReproducibleAndBounded) {
   // Uniform in [-A, A]: the mean of ~11500 values is 0 within ~4 standard errors.
   EXPECT_NEAR(sum / clean.vn.size(), 0.0, 4.0 * 0.5 / std::sqrt(3.0 * clean.vn.size()));
   EXPECT_EQ(noisy.theta_v, clean.theta_v);
+  EXPECT_EQ(noisy.w, clean.w);
+}
+
+TEST_F(InitialStateOnGrid, VerticalWindNoiseStaysInsideTheColumn) {
+  const Grid& g = *grid_;
+  const std::size_t nlev = 4, nc = static_cast<std::size_t>(g.num_cells);
+  HostTable<double> z_ifc, z_mc;
+  make_heights(g, nlev, 15000.0, flat, z_ifc, z_mc);
+  JablonowskiWilliamsonConfig c;
+  c.w_noise_amplitude = 0.1;
+  c.noise_seed = 7;
+  const InitialState s = jablonowski_williamson_state(g, z_ifc, z_mc, c);
+  ASSERT_EQ(s.w.size(), nc * (nlev + 1));
+  double largest = 0;
+  for (std::size_t kh = 0; kh <= nlev; ++kh)
+    for (std::size_t cell = 0; cell < nc; ++cell) {
+      const double w = s.w[cell + nc * kh];
+      if (kh == 0 || kh == nlev)
+        ASSERT_EQ(w, 0.0) << "w must vanish at the top and the ground; cell " << cell;
+      else
+        largest = std::max(largest, std::fabs(w));
+    }
+  EXPECT_LE(largest, 0.1);
+  EXPECT_GT(largest, 0.09);
+  EXPECT_EQ(jablonowski_williamson_state(g, z_ifc, z_mc, c).w, s.w);
 }
 
 TEST_F(InitialStateOnGrid, EdgeHeightsUseTheLinearWeights) {

@@ -61,6 +61,7 @@ struct RunOptions {
   double mount_lon = 8.0;
   double mount_lat = 46.5;
   double vn_noise = 1.0;
+  double w_noise = 0.05;
   DiffusionConfig config = mch_ch_r04b09_config();
   int hdiff_order = 5, itype_vn_diffu = 1, itype_t_diffu = 2, itype_sher = 2, iforcing = 3;
   double nudge_max_coeff = 0.075;
@@ -259,6 +260,7 @@ int run_driver(const RunOptions& o) {
 
   JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = o.vn_noise;
+  jw.w_noise_amplitude = o.w_noise;
   jw.noise_seed = 1;
   const InitialState initial =
       jablonowski_williamson_state(g, host.metrics.z_ifc, host.metrics.z_mc, jw);
@@ -400,6 +402,9 @@ Command add_run_command(CLI::App& app) {
   app.add_option("--savepoint-step", o->savepoint_step, "the call to capture")
       ->capture_default_str();
   app.add_option("--vn-noise", o->vn_noise, "amplitude of random noise added to vn (m/s)")
+      ->capture_default_str();
+  app.add_option("--w-noise", o->w_noise,
+                 "amplitude of random noise added to w inside the column (m/s)")
       ->capture_default_str();
   app.add_flag("--quiet", o->quiet, "print only the timer table");
   add_namelist_options(app, *o);

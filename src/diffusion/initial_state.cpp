@@ -141,6 +141,8 @@ void JablonowskiWilliamsonConfig::validate() const {
     reject("angular_velocity", angular_velocity, "expected a finite rate in rad/s");
   if (!(vn_noise_amplitude >= 0.0) || !finite(vn_noise_amplitude))
     reject("vn_noise_amplitude", vn_noise_amplitude, "expected a non-negative speed in m/s");
+  if (!(w_noise_amplitude >= 0.0) || !finite(w_noise_amplitude))
+    reject("w_noise_amplitude", w_noise_amplitude, "expected a non-negative speed in m/s");
   if (!(newton_tolerance > 0.0 && newton_tolerance < 1e-3))
     reject("newton_tolerance", newton_tolerance, "expected 0 < tolerance < 1e-3");
   if (max_newton_iterations < 1)
@@ -299,6 +301,11 @@ InitialState jablonowski_williamson_state(const Grid& g, const HostTable<double>
   s.num_levels = static_cast<int>(nlev);
   s.vn.assign(ne * nlev, 0.0);
   s.w.assign(nc * (nlev + 1), 0.0);
+  if (config.w_noise_amplitude > 0.0)
+    for (std::size_t kh = 1; kh < nlev; ++kh)
+      for (std::size_t c = 0; c < nc; ++c)
+        s.w[c + nc * kh] =
+            config.w_noise_amplitude * uniform_noise(config.noise_seed + 1, c + nc * kh);
   s.theta_v.assign(nc * nlev, 0.0);
   s.exner.assign(nc * nlev, 0.0);
   s.rho.assign(nc * nlev, 0.0);

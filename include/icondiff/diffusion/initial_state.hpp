@@ -45,6 +45,11 @@ struct JablonowskiWilliamsonConfig {
   /// the Smagorinsky diffusion small-scale structure to act on. The value at (edge e, level k) is a
   /// pure function of (noise_seed, e + n_edges · k): the same on every backend and thread count.
   double vn_noise_amplitude = 0.0;
+  /// Amplitude (m/s) of noise in [-A, A] added to w on the interior half levels 1..nlev-1 (0:
+  /// none); w stays 0 at the model top and the ground. JW06 has w = 0, which leaves the w
+  /// diffusion nothing to act on; the value at (cell c, half level kh) is a pure function of
+  /// (noise_seed + 1, c + n_cells · kh).
+  double w_noise_amplitude = 0.0;
   std::uint64_t noise_seed = 0;
   /// Newton's iteration stops when |Δη| <= newton_tolerance · η (|Δ ln η| <= tolerance);
   /// failing that after max_newton_iterations, the state builder throws.
@@ -98,7 +103,7 @@ struct InitialState {
   int num_levels = 0;
 
   std::vector<double> vn;       ///< (E, nlev) normal wind: u·n_east (+ noise), m/s
-  std::vector<double> w;        ///< (C, nlev+1) vertical wind, 0
+  std::vector<double> w;        ///< (C, nlev+1) vertical wind: 0 (+ noise inside), m/s
   std::vector<double> theta_v;  ///< (C, nlev) virtual potential temperature T/π (dry: T_v = T), K
   std::vector<double> exner;    ///< (C, nlev) Exner function π = (p/p0ref)^{R_d/c_pd}
   std::vector<double> rho;      ///< (C, nlev) density p / (R_d T), kg/m³
