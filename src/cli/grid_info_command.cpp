@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <icondiff/io/grid_file.hpp>
+#include <icondiff/io/grid_source.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,8 @@ namespace icondiff::cli {
 namespace {
 
 struct GridInfoOptions {
-  std::string grid_file;
+  std::string grid_source;
+  std::string write_path;
   bool json = false;
 };
 
@@ -30,7 +32,13 @@ nlohmann::json zones_as_json(const Grid& grid, Location location) {
 }
 
 int run_grid_info(const GridInfoOptions& options) {
-  const Grid grid = read_icon_grid(options.grid_file);
+  const Grid grid = load_grid_source(options.grid_source);
+  if (!options.write_path.empty()) {
+    write_icon_grid(grid, options.write_path);
+    // Read back: the file must pass every check of the reader before we say it was written.
+    (void)read_icon_grid(options.write_path);
+    if (!options.json) fmt::print("written     {}\n", options.write_path);
+  }
   if (options.json) {
     nlohmann::json out;
     out["file"] = grid.source;
@@ -72,7 +80,11 @@ int run_grid_info(const GridInfoOptions& options) {
 
 Command add_grid_info_command(CLI::App& app) {
   auto options = std::make_shared<GridInfoOptions>();
-  app.add_option("--grid", options->grid_file, "ICON grid netCDF file")->required();
+  app.add_option(
+         "--grid", options->grid_source,
+         "ICON grid netCDF file, or generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]")
+      ->required();
+  app.add_option("--write", options->write_path, "write the grid as an ICON grid netCDF file");
   app.add_flag("--json", options->json, "print JSON instead of a table");
   return [options] { return run_grid_info(*options); };
 }
