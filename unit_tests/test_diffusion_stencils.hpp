@@ -106,8 +106,8 @@ void rbf_vec_interpol_vertex(const SGrid& s, test::RandomSource& rng) {
       stencils::MoIntpRbfRbfVecInterpolVertex<M>{dev<wp>(p_e), dev<wp>(c1), dev<wp>(c2),
                                                  s.device.v2e, du, dv});
   reference::mo_intp_rbf_rbf_vec_interpol_vertex(g, p_e, c1, c2, u, v, r.start, r.end, 0, s.nlev);
-  EXPECT_TRUE(test::all_close("p_u_out", test::to_host(du), u, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("p_v_out", test::to_host(dv), v, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("p_u_out", test::to_host(du), u, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("p_v_out", test::to_host(dv), v, test::stencil_tolerance()));
 }
 
 // ---- S3 ---------------------------------------------------------------------------------------
@@ -134,9 +134,9 @@ void nabla2_and_smag_coefficients_for_vn(const SGrid& s, test::RandomSource& rng
   reference::calculate_nabla2_and_smag_coefficients_for_vn(
       g, dmfs, orientation, ip, ivv, u, v, pnx, pny, dnx, dny, vn, smag_limit, kh, khc, z2,
       smag_offset, r.start, r.end, 0, s.nlev);
-  EXPECT_TRUE(test::all_close("kh_smag_e", test::to_host(dkh), kh, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("kh_smag_ec", test::to_host(dkhc), khc, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("z_nabla2_e", test::to_host(dz2), z2, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("kh_smag_e", test::to_host(dkh), kh, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("kh_smag_ec", test::to_host(dkhc), khc, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("z_nabla2_e", test::to_host(dz2), z2, test::stencil_tolerance()));
 }
 
 // ---- S4 ---------------------------------------------------------------------------------------
@@ -173,8 +173,8 @@ void temporary_fields_for_turbulence_diagnostics(const SGrid& s, test::RandomSou
   reference::temporary_fields_for_turbulence_diagnostics(s.grid, in.kh_smag_ec, in.vn, in.e_bln_c_s,
                                                          in.geofac_div, in.diff_multfac_smag, kh_c,
                                                          div, 0, nc, 0, s.nlev);
-  EXPECT_TRUE(test::all_close("kh_c", test::to_host(dkh), kh_c, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("div", test::to_host(ddiv), div, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("kh_c", test::to_host(dkh), kh_c, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("div", test::to_host(ddiv), div, test::stencil_tolerance()));
 }
 
 void calculate_diagnostics_for_turbulence(const SGrid& s, test::RandomSource& rng) {
@@ -188,8 +188,8 @@ void calculate_diagnostics_for_turbulence(const SGrid& s, test::RandomSource& rn
       stencils::CalculateDiagnosticsForTurbulence<M>{dev<vp>(div), dev<vp>(kh_c), dev<vp>(wgtfac),
                                                      ddiv_ic, dhdef});
   reference::calculate_diagnostics_for_turbulence(div, kh_c, wgtfac, div_ic, hdef_ic);
-  EXPECT_TRUE(test::all_close("div_ic", test::to_host(ddiv_ic), div_ic, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("hdef_ic", test::to_host(dhdef), hdef_ic, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("div_ic", test::to_host(ddiv_ic), div_ic, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("hdef_ic", test::to_host(dhdef), hdef_ic, test::stencil_tolerance()));
 }
 
 void calculate_diagnostic_quantities_for_turbulence(const SGrid& s, test::RandomSource& rng) {
@@ -204,8 +204,8 @@ void calculate_diagnostic_quantities_for_turbulence(const SGrid& s, test::Random
   reference::calculate_diagnostic_quantities_for_turbulence(
       s.grid, in.kh_smag_ec, in.vn, in.e_bln_c_s, in.geofac_div, in.diff_multfac_smag, in.wgtfac_c,
       div_ic, hdef_ic, r.start, r.end, 1, s.nlev);
-  EXPECT_TRUE(test::all_close("div_ic", test::to_host(ddiv_ic), div_ic, test::stencil_rtol()));
-  EXPECT_TRUE(test::all_close("hdef_ic", test::to_host(dhdef), hdef_ic, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("div_ic", test::to_host(ddiv_ic), div_ic, test::stencil_tolerance()));
+  EXPECT_TRUE(test::all_close("hdef_ic", test::to_host(dhdef), hdef_ic, test::stencil_tolerance()));
 }
 
 // ---- S6 ---------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ void calculate_nabla4(const SGrid& s, test::RandomSource& rng) {
   run("icondiff::test::nabla4", r, 0, s.nlev, stencils::StoreNabla4<M>{nabla4_body(s, in), dz4});
   reference::calculate_nabla4(s.grid, in.u_vert, in.v_vert, in.pnx, in.pny, in.z_nabla2_e, in.ivv,
                               in.ip, z4, r.start, r.end, 0, s.nlev);
-  EXPECT_TRUE(test::all_close("z_nabla4_e2", test::to_host(dz4), z4, test::stencil_rtol()));
+  EXPECT_TRUE(test::all_close("z_nabla4_e2", test::to_host(dz4), z4, test::stencil_tolerance()));
 }
 
 void elementary_vn_updates(const SGrid& s, test::RandomSource& rng) {
@@ -266,7 +266,7 @@ void elementary_vn_updates(const SGrid& s, test::RandomSource& rng) {
                                              in.z_nabla4_e2, in.diff_multfac_vn, in.nudgecoeff_e,
                                              vn, nudgezone_diff, r.start, r.end, 0, s.nlev);
     EXPECT_TRUE(test::all_close("vn (apply_nabla2_and_nabla4_to_vn)", test::to_host(dvn), vn,
-                                test::stencil_rtol()));
+                                test::stencil_tolerance()));
   }
   {
     Field vn = in.vn;
@@ -278,7 +278,7 @@ void elementary_vn_updates(const SGrid& s, test::RandomSource& rng) {
     reference::apply_nabla2_and_nabla4_global_to_vn(in.area_edge, in.kh_smag_e, in.z_nabla2_e,
                                                     in.z_nabla4_e2, in.diff_multfac_vn, vn, r.start,
                                                     r.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("vn (global)", test::to_host(dvn), vn, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("vn (global)", test::to_host(dvn), vn, test::stencil_tolerance()));
   }
   {
     Field vn = in.vn;
@@ -288,8 +288,8 @@ void elementary_vn_updates(const SGrid& s, test::RandomSource& rng) {
                                                       fac_bdydiff_v, dvn});
     reference::apply_nabla2_to_vn_in_lateral_boundary(in.z_nabla2_e, in.area_edge, vn,
                                                       fac_bdydiff_v, r.start, r.end, 0, s.nlev);
-    EXPECT_TRUE(
-        test::all_close("vn (lateral boundary)", test::to_host(dvn), vn, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("vn (lateral boundary)", test::to_host(dvn), vn,
+                                test::stencil_tolerance()));
   }
 }
 
@@ -312,7 +312,7 @@ void apply_diffusion_to_vn(const SGrid& s, test::RandomSource& rng) {
                                      in.nudgecoeff_e, vn, nudgezone_diff, fac_bdydiff_v, split,
                                      limited_area, r.start, r.end, 0, s.nlev);
     EXPECT_TRUE(test::all_close(limited_area ? "vn (limited area)" : "vn (global)",
-                                test::to_host(dvn), vn, test::stencil_rtol()));
+                                test::to_host(dvn), vn, test::stencil_tolerance()));
   }
 }
 
@@ -347,7 +347,7 @@ void elementary_w_stencils(const SGrid& s, test::RandomSource& rng) {
     run("icondiff::test::calculate_nabla2_for_w", r, 0, s.nlev,
         stencils::StoreNabla2ForW<M>{{dw_in, dev<wp>(in.geofac_n2s), s.device.c2e2co}, dz2});
     reference::calculate_nabla2_for_w(s.grid, in.w, in.geofac_n2s, z2, r.start, r.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("z_nabla2_c", test::to_host(dz2), z2, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("z_nabla2_c", test::to_host(dz2), z2, test::stencil_tolerance()));
   }
   {
     Field w = in.w;
@@ -358,7 +358,7 @@ void elementary_w_stencils(const SGrid& s, test::RandomSource& rng) {
     reference::apply_nabla2_to_w(s.grid, in.area, in.z_nabla2_c, in.geofac_n2s, w, diff_multfac_w,
                                  r.start, r.end, 0, s.nlev);
     EXPECT_TRUE(
-        test::all_close("w (apply_nabla2_to_w)", test::to_host(dw), w, test::stencil_rtol()));
+        test::all_close("w (apply_nabla2_to_w)", test::to_host(dw), w, test::stencil_tolerance()));
   }
   {
     Field w = in.w;
@@ -368,7 +368,8 @@ void elementary_w_stencils(const SGrid& s, test::RandomSource& rng) {
             dev<wp>(in.diff_multfac_n2w), dev<wp>(in.area), dev<vp>(in.z_nabla2_c), dw});
     reference::apply_nabla2_to_w_in_upper_damping_layer(w, in.diff_multfac_n2w, in.area,
                                                         in.z_nabla2_c, r.start, r.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("w (damping layer)", test::to_host(dw), w, test::stencil_rtol()));
+    EXPECT_TRUE(
+        test::all_close("w (damping layer)", test::to_host(dw), w, test::stencil_tolerance()));
   }
   {
     Field dwdx = poisoned(nc, s.nlev + 1), dwdy = dwdx;
@@ -380,8 +381,8 @@ void elementary_w_stencils(const SGrid& s, test::RandomSource& rng) {
             ddy});
     reference::calculate_horizontal_gradients_for_turbulence(
         s.grid, in.w, in.geofac_grg_x, in.geofac_grg_y, dwdx, dwdy, r.start, r.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("dwdx", test::to_host(ddx), dwdx, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("dwdy", test::to_host(ddy), dwdy, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("dwdx", test::to_host(ddx), dwdx, test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("dwdy", test::to_host(ddy), dwdy, test::stencil_tolerance()));
   }
 }
 
@@ -418,9 +419,9 @@ void apply_diffusion_to_w(const SGrid& s, test::RandomSource& rng) {
         dwdx_ref, dwdy_ref, diff_multfac_w, in.diff_multfac_n2w, nrdmax, updated.start, updated.end,
         r.start, r.end, 0, s.nlev);
     SCOPED_TRACE("type_shear " + std::to_string(type_shear));
-    EXPECT_TRUE(test::all_close("w", test::to_host(dw), w, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("dwdx", test::to_host(ddx), dwdx_ref, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("dwdy", test::to_host(ddy), dwdy_ref, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("w", test::to_host(dw), w, test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("dwdx", test::to_host(ddx), dwdx_ref, test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("dwdy", test::to_host(ddy), dwdy_ref, test::stencil_tolerance()));
 
     // icondiff's two-pass variant (DiffusionStrategy::Fused) on the same inputs, in place.
     Field w2 = in.w, dwdx2 = dwdx, dwdy2 = dwdy;
@@ -446,11 +447,11 @@ void apply_diffusion_to_w(const SGrid& s, test::RandomSource& rng) {
     for (int k = 0; k < s.nlev; ++k)
       for (index_t c = r.start; c < r.end; ++c) w_expected(c, k) = w(c, k);
     EXPECT_TRUE(
-        test::all_close("w (two-pass)", test::to_host(dw2), w_expected, test::stencil_rtol()));
-    EXPECT_TRUE(
-        test::all_close("dwdx (two-pass)", test::to_host(ddx2), dwdx_ref, test::stencil_rtol()));
-    EXPECT_TRUE(
-        test::all_close("dwdy (two-pass)", test::to_host(ddy2), dwdy_ref, test::stencil_rtol()));
+        test::all_close("w (two-pass)", test::to_host(dw2), w_expected, test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("dwdx (two-pass)", test::to_host(ddx2), dwdx_ref,
+                                test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("dwdy (two-pass)", test::to_host(ddy2), dwdy_ref,
+                                test::stencil_tolerance()));
   }
 }
 
@@ -474,7 +475,8 @@ void cold_pools(const SGrid& s, test::RandomSource& rng) {
                                                denh});
     reference::temporary_field_for_grid_point_cold_pools_enhancement(
         g, theta_v, theta_ref, enh, thresh, smallest, cells.start, cells.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("enh_diffu_3d", test::to_host(denh), enh, test::stencil_rtol()));
+    EXPECT_TRUE(
+        test::all_close("enh_diffu_3d", test::to_host(denh), enh, test::stencil_tolerance()));
     Field kh_out = kh;
     const auto dkh = dev<vp>(kh_out);
     const IndexRange edges = s.ranges.cold_pool_edges;
@@ -482,8 +484,8 @@ void cold_pools(const SGrid& s, test::RandomSource& rng) {
         stencils::EnhanceDiffusionCoefficientForGridPointColdPools<M>{denh, s.device.e2c, dkh});
     reference::enhance_diffusion_coefficient_for_grid_point_cold_pools(g, kh_out, enh, edges.start,
                                                                        edges.end, 0, s.nlev);
-    EXPECT_TRUE(
-        test::all_close("kh_smag_e (enhance)", test::to_host(dkh), kh_out, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("kh_smag_e (enhance)", test::to_host(dkh), kh_out,
+                                test::stencil_tolerance()));
   }
   {
     const double thresh = -5.0, smallest = 2.220446049250313e-16;  // as the granule uses them
@@ -500,7 +502,7 @@ void cold_pools(const SGrid& s, test::RandomSource& rng) {
         g, theta_v, theta_ref, thresh, smallest, kh_out, edges.start, edges.end, s.nlev - 2,
         s.nlev);
     EXPECT_TRUE(test::all_close("kh_smag_e (cold pools)", test::to_host(dkh), kh_out,
-                                test::stencil_rtol()));
+                                test::stencil_tolerance()));
   }
 }
 
@@ -567,7 +569,7 @@ void elementary_theta_stencils(const SGrid& s, test::RandomSource& rng) {
         stencils::StoreNabla2ForZ<M>{flux, dz2e});
     reference::calculate_nabla2_for_z(g, in.kh_smag_e, in.inv_dual_edge_length, in.theta_v, z2e,
                                       edges.start, edges.end, 0, s.nlev);
-    EXPECT_TRUE(test::all_close("z_nabla2_e", test::to_host(dz2e), z2e, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("z_nabla2_e", test::to_host(dz2e), z2e, test::stencil_tolerance()));
   }
   {
     Field z_temp = poisoned(nc, s.nlev);
@@ -578,7 +580,7 @@ void elementary_theta_stencils(const SGrid& s, test::RandomSource& rng) {
     reference::calculate_nabla2_of_theta(g, z2e, in.geofac_div, z_temp, cells.start, cells.end, 0,
                                          s.nlev);
     EXPECT_TRUE(test::all_close("z_temp (nabla2_of_theta)", test::to_host(dzt), z_temp,
-                                test::stencil_rtol()));
+                                test::stencil_tolerance()));
   }
   {
     Field z_temp = poisoned(nc, s.nlev);
@@ -588,7 +590,7 @@ void elementary_theta_stencils(const SGrid& s, test::RandomSource& rng) {
     reference::calculate_nabla2_for_theta(g, in.kh_smag_e, in.inv_dual_edge_length, in.theta_v,
                                           in.geofac_div, z_temp, cells.start, cells.end, 0, s.nlev);
     EXPECT_TRUE(test::all_close("z_temp (nabla2_for_theta)", test::to_host(dzt), z_temp,
-                                test::stencil_rtol()));
+                                test::stencil_tolerance()));
   }
   {
     Field z_temp = in.z_temp;
@@ -600,7 +602,7 @@ void elementary_theta_stencils(const SGrid& s, test::RandomSource& rng) {
         g, in.zd_vertoffset, in.zd_diffcoef, in.geofac_n2s_c, in.geofac_n2s_nbh, in.vcoef,
         in.theta_v, z_temp, steep.start, steep.end, 0, s.nlev);
     EXPECT_TRUE(test::all_close("z_temp (truly horizontal)", test::to_host(dzt), z_temp,
-                                test::stencil_rtol()));
+                                test::stencil_tolerance()));
   }
   {
     Field theta = in.theta_v, exner = in.exner;
@@ -610,8 +612,9 @@ void elementary_theta_stencils(const SGrid& s, test::RandomSource& rng) {
                                          static_cast<vp>(rd_o_cvd), dth, dex});
     reference::update_theta_and_exner(in.z_temp, in.area, theta, exner, rd_o_cvd, 0, nc, 0, s.nlev);
     EXPECT_TRUE(
-        test::all_close("theta_v (update)", test::to_host(dth), theta, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("exner (update)", test::to_host(dex), exner, test::stencil_rtol()));
+        test::all_close("theta_v (update)", test::to_host(dth), theta, test::stencil_tolerance()));
+    EXPECT_TRUE(
+        test::all_close("exner (update)", test::to_host(dex), exner, test::stencil_tolerance()));
   }
 }
 
@@ -641,8 +644,8 @@ void apply_diffusion_to_theta_and_exner(const SGrid& s, test::RandomSource& rng)
         in.zd_diffcoef, in.geofac_n2s_c, in.geofac_n2s_nbh, in.vcoef, in.area, theta, exner,
         rd_o_cvd, zdiffu, cells.start, cells.end, 0, s.nlev);
     SCOPED_TRACE(zdiffu ? "zdiffu on" : "zdiffu off");
-    EXPECT_TRUE(test::all_close("theta_v", test::to_host(dth), theta, test::stencil_rtol()));
-    EXPECT_TRUE(test::all_close("exner", test::to_host(dex), exner, test::stencil_rtol()));
+    EXPECT_TRUE(test::all_close("theta_v", test::to_host(dth), theta, test::stencil_tolerance()));
+    EXPECT_TRUE(test::all_close("exner", test::to_host(dex), exner, test::stencil_tolerance()));
   }
 }
 

@@ -121,6 +121,8 @@ void write_icon_grid(const Grid& g, const std::string& path) {
   integer("edge_vertices", {"nc", "edge"}, "end vertices of each edge (1-based)");
   integer("cells_of_vertex", {"ne", "vertex"}, "cells around each vertex (1-based)");
   integer("edges_of_vertex", {"ne", "vertex"}, "edges around each vertex (1-based)");
+  integer("vertices_of_vertex", {"ne", "vertex"},
+          "vertex at the other end of each edges_of_vertex (1-based)");
   integer("edge_system_orientation", {"edge"}, "edge tangent orientation");
   integer("orientation_of_normal", {"nv", "cell"}, "+1 if the edge normal points out of the cell");
   integer("edge_orientation", {"ne", "vertex"}, "+1 if the normal circulates counter-clockwise");
@@ -163,6 +165,15 @@ void write_icon_grid(const Grid& g, const std::string& path) {
   nc.put("edge_vertices", transpose_indices(g.e2v));
   nc.put("cells_of_vertex", transpose_indices(g.v2c));
   nc.put("edges_of_vertex", transpose_indices(g.v2e));
+  // V2E2V, as in ICON grid files: slot j is the other end of edges_of_vertex[j] (-1 where that
+  // slot is missing). ICON4Py's GridManager reads it unconditionally.
+  HostTable<index_t> v2e2v(static_cast<std::size_t>(g.num_vertices), g.v2e.cols(), missing_index);
+  for (index_t v = 0; v < g.num_vertices; ++v)
+    for (std::size_t j = 0; j < g.v2e.cols(); ++j) {
+      const index_t e = g.v2e(v, j);
+      if (e != missing_index) v2e2v(v, j) = g.e2v(e, 0) == v ? g.e2v(e, 1) : g.e2v(e, 0);
+    }
+  nc.put("vertices_of_vertex", transpose_indices(v2e2v));
   nc.put("edge_system_orientation",
          std::vector<int>(g.tangent_orientation.begin(), g.tangent_orientation.end()));
   nc.put("orientation_of_normal", transpose<int>(g.cell_edge_orientation));

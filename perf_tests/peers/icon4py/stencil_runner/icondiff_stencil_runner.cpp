@@ -1,0 +1,836 @@
+// icondiff_stencil_runner: runs ONE icondiff diffusion stencil (an ICON4Py program or one of its
+// elementary stencils, include/icondiff/stencils/) on an ICON grid over exactly the range the
+// granule (diffusion_spec.md §3) uses, on inputs read from a netCDF file, and writes its outputs
+// to a netCDF file. compare_stencils.py runs ICON4Py's program on the same inputs and compares.
+//
+// Inputs file: one variable per program argument, named exactly as ICON4Py's argument. A field
+// of ICON4Py shape (point, level) is stored with netCDF dimensions (level, point), i.e. the C
+// order of the transposed array, which is byte for byte our LayoutLeft (point, level) View. In
+// general the netCDF dimensions are the View's extents reversed: (E, 4) tables are stored as
+// (4, E), (C, 3, K) fields as (K, 3, C). Scalars are 0-d variables (bools as integers). The
+// number of levels is the length of dimension "K". Output buffers (in/out fields and the outputs,
+// pre-filled by the caller, e.g. with a poison value) are inputs too; the runner writes every
+// output array whole, so points outside the range can be checked to be untouched.
+//
+// Zone-derived values (ranges, start_2nd_nudge_line_idx_e, interior_idx, halo_idx, limited_area)
+// come from icondiff's own grid zones, never from the file; they are written as global attributes
+// of the output (icondiff_<name>) so the caller can compare them with ICON4Py's.
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/launch.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/io/grid_source.hpp>
+#include <icondiff/kokkos_compat.hpp>
+#include <icondiff/stencils/apply_diffusion_to_theta_and_exner.hpp>
+#include <icondiff/stencils/apply_diffusion_to_vn.hpp>
+#include <icondiff/stencils/apply_diffusion_to_w.hpp>
+#include <icondiff/stencils/cold_pools.hpp>
+#include <icondiff/stencils/diagnostic_quantities_for_turbulence.hpp>
+#include <icondiff/stencils/fused_diffusion.hpp>
+#include <icondiff/stencils/nabla2_and_smag_coefficients_for_vn.hpp>
+#include <icondiff/stencils/rbf_vec_interpol_vertex.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <netcdf.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace icondiff::stencil_runner {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+template <class T>
+using V1 = Kokkos::View<T*, FieldLayout, Mem>;
+template <class T>
+using V2 = Kokkos::View<T**, FieldLayout, Mem>;
+template <class T>
+using V3 = Kokkos::View<T***, FieldLayout, Mem>;
+
+std::string label(const std::string& name) {
+  return "icondiff::stencil_runner::" + name;
+}
+
+void check_nc(int status, const std::string& file, const std::string& what) {
+  if (status != NC_NOERR)
+    throw InvalidArgument(fmt::format("{}: {}: {}", file, what, nc_strerror(status)));
+}
+
+int nc_get(int ncid, int varid, double* p) {
+  return nc_get_var_double(ncid, varid, p);
+}
+int nc_get(int ncid, int varid, float* p) {
+  return nc_get_var_float(ncid, varid, p);
+}
+int nc_get(int ncid, int varid, int* p) {
+  return nc_get_var_int(ncid, varid, p);
+}
+
+template <class T>
+constexpr nc_type nc_type_of() {
+  if constexpr (std::is_same_v<T, double>) return NC_DOUBLE;
+  if constexpr (std::is_same_v<T, float>) return NC_FLOAT;
+  return NC_INT;
+}
+
+// ---- Input file -------------------------------------------------------------------------------
+
+/// The inputs: variables read whole into Views whose extents are the netCDF dimensions reversed.
+class InputFile {
+ public:
+  explicit InputFile(std::string path) : path_(std::move(path)) {
+    check_nc(nc_open(path_.c_str(), NC_NOWRITE, &ncid_), path_, "cannot open");
+  }
+  ~InputFile() { nc_close(ncid_); }
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  bool has(const std::string& name) const {
+    int varid = 0;
+    return nc_inq_varid(ncid_, name.c_str(), &varid) == NC_NOERR;
+  }
+
+  std::size_t dimension(const std::string& name) const {
+    int dimid = 0;
+    check_nc(nc_inq_dimid(ncid_, name.c_str(), &dimid), path_, "dimension " + name);
+    std::size_t n = 0;
+    check_nc(nc_inq_dimlen(ncid_, dimid, &n), path_, "dimension " + name);
+    return n;
+  }
+
+  /// The variable's dimension names and lengths, outermost first.
+  std::pair<std::vector<std::string>, std::vector<std::size_t>> shape(
+      const std::string& name) const {
+    const int varid = variable(name);
+    int ndims = 0;
+    check_nc(nc_inq_varndims(ncid_, varid, &ndims), path_, name);
+    std::vector<int> dimids(static_cast<std::size_t>(ndims));
+    if (ndims > 0) check_nc(nc_inq_vardimid(ncid_, varid, dimids.data()), path_, name);
+    std::vector<std::string> names;
+    std::vector<std::size_t> lens;
+    for (const int d : dimids) {
+      char buf[NC_MAX_NAME + 1] = {};
+      std::size_t n = 0;
+      check_nc(nc_inq_dim(ncid_, d, buf, &n), path_, name);
+      names.emplace_back(buf);
+      lens.push_back(n);
+    }
+    return {names, lens};
+  }
+
+  /// Reads `name`, whose View extents (the netCDF dimensions reversed) must be `extents`.
+  template <class T>
+  std::vector<T> read(const std::string& name, const std::vector<std::size_t>& extents) const {
+    const std::vector<std::size_t> lens = shape(name).second;
+    const std::vector<std::size_t> reversed(lens.rbegin(), lens.rend());
+    if (reversed != extents) {
+      std::string want, got;
+      for (const auto e : extents) want += fmt::format("{} ", e);
+      for (const auto e : reversed) got += fmt::format("{} ", e);
+      throw InvalidArgument(fmt::format("{}: variable {} has (reversed netCDF) extents [ {}], "
+                                        "expected [ {}]",
+                                        path_, name, got, want));
+    }
+    std::size_t n = 1;
+    for (const auto e : extents) n *= e;
+    std::vector<T> values(n);
+    check_nc(nc_get(ncid_, variable(name), values.data()), path_, "reading " + name);
+    return values;
+  }
+
+  template <class T>
+  T scalar(const std::string& name) const {
+    return read<T>(name, {}).at(0);
+  }
+
+ private:
+  int variable(const std::string& name) const {
+    int varid = 0;
+    check_nc(nc_inq_varid(ncid_, name.c_str(), &varid), path_, "variable " + name);
+    return varid;
+  }
+
+  std::string path_;
+  int ncid_ = -1;
+};
+
+// ---- Output file ------------------------------------------------------------------------------
+
+struct OutputVariable {
+  std::string name;
+  std::vector<std::string> dims;  ///< outermost first
+  std::vector<std::size_t> lens;
+  nc_type type = NC_DOUBLE;
+  std::vector<unsigned char> bytes;
+};
+
+class OutputFile {
+ public:
+  template <class T>
+  void add(const std::string& name, std::vector<std::string> dims, std::vector<std::size_t> lens,
+           const T* data) {
+    std::size_t n = 1;
+    for (const auto l : lens) n *= l;
+    OutputVariable v{name, std::move(dims), std::move(lens), nc_type_of<T>(), {}};
+    v.bytes.resize(n * sizeof(T));
+    if (n > 0) std::memcpy(v.bytes.data(), data, n * sizeof(T));
+    variables_.push_back(std::move(v));
+  }
+  void attribute(const std::string& name, long long value) { integers_[name] = value; }
+  void attribute(const std::string& name, const std::string& value) { texts_[name] = value; }
+
+  void write(const std::string& path) const {
+    int ncid = -1;
+    check_nc(nc_create(path.c_str(), NC_CLOBBER | NC_64BIT_DATA, &ncid), path, "cannot create");
+    std::map<std::string, int> dimids;
+    std::vector<std::vector<int>> var_dims;
+    for (const auto& v : variables_) {
+      std::vector<int> ids;
+      for (std::size_t i = 0; i < v.dims.size(); ++i) {
+        auto it = dimids.find(v.dims[i]);
+        if (it == dimids.end()) {
+          int id = 0;
+          check_nc(nc_def_dim(ncid, v.dims[i].c_str(), v.lens[i], &id), path, v.dims[i]);
+          it = dimids.emplace(v.dims[i], id).first;
+        }
+        ids.push_back(it->second);
+      }
+      var_dims.push_back(ids);
+    }
+    std::vector<int> varids;
+    for (std::size_t i = 0; i < variables_.size(); ++i) {
+      int id = 0;
+      const auto& v = variables_[i];
+      check_nc(nc_def_var(ncid, v.name.c_str(), v.type, static_cast<int>(var_dims[i].size()),
+                          var_dims[i].data(), &id),
+               path, v.name);
+      varids.push_back(id);
+    }
+    for (const auto& [name, value] : integers_)
+      check_nc(nc_put_att_longlong(ncid, NC_GLOBAL, name.c_str(), NC_INT64, 1, &value), path,
+               name);
+    for (const auto& [name, value] : texts_)
+      check_nc(nc_put_att_text(ncid, NC_GLOBAL, name.c_str(), value.size(), value.c_str()), path,
+               name);
+    check_nc(nc_enddef(ncid), path, "enddef");
+    for (std::size_t i = 0; i < variables_.size(); ++i)
+      check_nc(nc_put_var(ncid, varids[i], variables_[i].bytes.data()), path,
+               "writing " + variables_[i].name);
+    check_nc(nc_close(ncid), path, "close");
+  }
+
+ private:
+  std::vector<OutputVariable> variables_;
+  std::map<std::string, long long> integers_;
+  std::map<std::string, std::string> texts_;
+};
+
+// ---- Context: grid, inputs, outputs, launch ---------------------------------------------------
+
+struct Context {
+  const Grid& grid;
+  const DeviceGrid<Mem>& device;
+  InputFile& in;
+  OutputFile& out;
+  LoopSchedule schedule;
+  index_t nlev = 0;
+  std::string stencil;
+
+  std::size_t ne() const { return static_cast<std::size_t>(grid.num_edges); }
+  std::size_t nc() const { return static_cast<std::size_t>(grid.num_cells); }
+  std::size_t nv() const { return static_cast<std::size_t>(grid.num_vertices); }
+  std::size_t k() const { return static_cast<std::size_t>(nlev); }
+
+  IndexRange range(Location l, Zone from, Zone to) const {
+    return {device.range(l, from).start, device.range(l, to).end};
+  }
+  /// S8's w_start: S(C, NUDGING) on limited-area grids, S(C, LB4) otherwise.
+  Zone w_start_zone() const {
+    return grid.limited_area ? Zone::Nudging : Zone::LateralBoundary4;
+  }
+
+  template <class T>
+  V1<T> vector(const std::string& name, std::size_t n) const {
+    return to_device<V1<T>>(name, in.read<T>(name, {n}), n);
+  }
+  template <class T>
+  V2<T> field(const std::string& name, std::size_t n0, std::size_t n1) const {
+    return to_device<V2<T>>(name, in.read<T>(name, {n0, n1}), n0, n1);
+  }
+  template <class T>
+  V3<T> field3(const std::string& name, std::size_t n0, std::size_t n1, std::size_t n2) const {
+    return to_device<V3<T>>(name, in.read<T>(name, {n0, n1, n2}), n0, n1, n2);
+  }
+  /// A 2-D field whose level extent is whatever the file holds (nlev or nlev + 1).
+  template <class T>
+  V2<T> field_any_levels(const std::string& name, std::size_t n0) const {
+    const auto lens = in.shape(name).second;
+    if (lens.size() != 2)
+      throw InvalidArgument(fmt::format("{}: {} must be 2-D", in.path(), name));
+    return field<T>(name, n0, lens[0]);
+  }
+
+  /// Writes a View whole, with the dimension names the input variable of that name has (or
+  /// `dims` when given).
+  template <class ViewType>
+  void write(const std::string& name, const ViewType& view,
+             std::vector<std::string> dims = {}) const {
+    using T = typename ViewType::non_const_value_type;
+    auto host = Kokkos::create_mirror_view(view);
+    Kokkos::deep_copy(host, view);
+    std::vector<std::size_t> lens;
+    for (int r = static_cast<int>(ViewType::rank) - 1; r >= 0; --r)
+      lens.push_back(view.extent(static_cast<unsigned>(r)));
+    if (dims.empty() && in.has(name)) dims = in.shape(name).first;
+    for (std::size_t i = dims.size(); i < lens.size(); ++i)
+      dims.push_back(fmt::format("{}_dim{}", name, i));
+    out.add<T>(name, dims, lens, host.data());
+  }
+
+  template <class Body>
+  void launch(IndexRange points, index_t k0, index_t k1, const Body& body) const {
+    out.attribute("icondiff_horizontal_start", points.start);
+    out.attribute("icondiff_horizontal_end", points.end);
+    out.attribute("icondiff_vertical_start", k0);
+    out.attribute("icondiff_vertical_end", k1);
+    parallel_for_points_levels(label(stencil), Space(), points, k0, k1, body, schedule);
+    compat::fence(Space(), label(stencil));
+  }
+
+ private:
+  template <class ViewType, class... Extents>
+  ViewType to_device(const std::string& name,
+                     const std::vector<typename ViewType::value_type>& values,
+                     Extents... extents) const {
+    ViewType view(label(name), extents...);
+    auto host = Kokkos::create_mirror_view(view);
+    if (!values.empty())
+      std::memcpy(host.data(), values.data(), values.size() * sizeof(values[0]));
+    Kokkos::deep_copy(view, host);
+    return view;
+  }
+};
+
+// ---- The stencils -----------------------------------------------------------------------------
+namespace st = icondiff::stencils;
+using L = Location;
+using Z = Zone;
+
+// S2/S5
+void mo_intp_rbf_rbf_vec_interpol_vertex(Context& c) {
+  auto u = c.field<vp>("p_u_out", c.nv(), c.k()), v = c.field<vp>("p_v_out", c.nv(), c.k());
+  c.launch(c.range(L::Vertex, Z::LateralBoundary2, Z::Local), 0, c.nlev,
+           st::MoIntpRbfRbfVecInterpolVertex<Mem>{
+               c.field<wp>("p_e_in", c.ne(), c.k()), c.field<wp>("ptr_coeff_1", c.nv(), 6),
+               c.field<wp>("ptr_coeff_2", c.nv(), 6), c.device.v2e, u, v});
+  c.write("p_u_out", u);
+  c.write("p_v_out", v);
+}
+
+// S3
+void calculate_nabla2_and_smag_coefficients_for_vn(Context& c) {
+  auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k()), khc = c.field<vp>("kh_smag_ec", c.ne(), c.k());
+  auto z2 = c.field<wp>("z_nabla2_e", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Halo2), 0, c.nlev,
+           st::CalculateNabla2AndSmagCoefficientsForVn<Mem>{
+               c.vector<vp>("diff_multfac_smag", c.k()),
+               c.vector<wp>("tangent_orientation", c.ne()),
+               c.vector<wp>("inv_primal_edge_length", c.ne()),
+               c.vector<wp>("inv_vert_vert_length", c.ne()),
+               c.field<vp>("u_vert", c.nv(), c.k()),
+               c.field<vp>("v_vert", c.nv(), c.k()),
+               c.field<wp>("primal_normal_vert_x", c.ne(), 4),
+               c.field<wp>("primal_normal_vert_y", c.ne(), 4),
+               c.field<wp>("dual_normal_vert_x", c.ne(), 4),
+               c.field<wp>("dual_normal_vert_y", c.ne(), 4),
+               c.field<wp>("vn", c.ne(), c.k()),
+               c.vector<vp>("smag_limit", c.k()),
+               c.device.e2c2v,
+               c.in.scalar<vp>("smag_offset"),
+               kh,
+               khc,
+               z2});
+  c.write("kh_smag_e", kh);
+  c.write("kh_smag_ec", khc);
+  c.write("z_nabla2_e", z2);
+}
+
+// S4 and its two elementary stencils
+st::TemporaryFieldsForTurbulenceDiagnostics<Mem> turbulence_temporaries(const Context& c) {
+  return {c.field<vp>("kh_smag_ec", c.ne(), c.k()),     c.field<wp>("vn", c.ne(), c.k()),
+          c.field<wp>("e_bln_c_s", c.nc(), 3),          c.field<wp>("geofac_div", c.nc(), 3),
+          c.vector<vp>("diff_multfac_smag", c.k()), c.device.c2e};
+}
+
+void calculate_diagnostic_quantities_for_turbulence(Context& c) {
+  auto div_ic = c.field<vp>("div_ic", c.nc(), c.k() + 1);
+  auto hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k() + 1);
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 1, c.nlev,
+           st::CalculateDiagnosticQuantitiesForTurbulence<Mem>{
+               turbulence_temporaries(c), c.field<vp>("wgtfac_c", c.nc(), c.k() + 1), div_ic,
+               hdef_ic});
+  c.write("div_ic", div_ic);
+  c.write("hdef_ic", hdef_ic);
+}
+
+void temporary_fields_for_turbulence_diagnostics(Context& c) {
+  auto kh_c = c.field<vp>("kh_c", c.nc(), c.k()), div = c.field<vp>("div", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::StoreTemporaryFieldsForTurbulenceDiagnostics<Mem>{turbulence_temporaries(c), kh_c,
+                                                                 div});
+  c.write("kh_c", kh_c);
+  c.write("div", div);
+}
+
+// ICON4Py's program has no domain: it writes div_ic[:, 1:] over every cell, so the caller passes
+// div_ic and hdef_ic with nlev levels (as ICON4Py's own test) and the range is every cell.
+void calculate_diagnostics_for_turbulence(Context& c) {
+  auto div_ic = c.field<vp>("div_ic", c.nc(), c.k()), hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k());
+  c.launch({0, c.grid.num_cells}, 1, c.nlev,
+           st::CalculateDiagnosticsForTurbulence<Mem>{
+               c.field<vp>("div", c.nc(), c.k()), c.field<vp>("kh_c", c.nc(), c.k()),
+               c.field<vp>("wgtfac_c", c.nc(), c.k()), div_ic, hdef_ic});
+  c.write("div_ic", div_ic);
+  c.write("hdef_ic", hdef_ic);
+}
+
+// S6 and its elementary stencils
+st::CalculateNabla4<Mem> nabla4_body(const Context& c) {
+  return {c.field<vp>("u_vert", c.nv(), c.k()),
+          c.field<vp>("v_vert", c.nv(), c.k()),
+          c.field<wp>("primal_normal_vert_v1", c.ne(), 4),
+          c.field<wp>("primal_normal_vert_v2", c.ne(), 4),
+          c.field<wp>("z_nabla2_e", c.ne(), c.k()),
+          c.vector<wp>("inv_vert_vert_length", c.ne()),
+          c.vector<wp>("inv_primal_edge_length", c.ne()),
+          c.device.e2c2v};
+}
+
+void apply_diffusion_to_vn(Context& c) {
+  auto vn = c.field<wp>("vn", c.ne(), c.k());
+  const index_t split = c.device.range(L::Edge, Z::Nudging2).start;
+  c.out.attribute("icondiff_start_2nd_nudge_line_idx_e", split);
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
+           st::ApplyDiffusionToVn<Mem>{nabla4_body(c), c.vector<wp>("area_edge", c.ne()),
+                                       c.field<vp>("kh_smag_e", c.ne(), c.k()),
+                                       c.vector<wp>("diff_multfac_vn", c.k()),
+                                       c.vector<wp>("nudgecoeff_e", c.ne()),
+                                       c.in.scalar<vp>("nudgezone_diff"),
+                                       c.in.scalar<wp>("fac_bdydiff_v"), split,
+                                       c.grid.limited_area, vn});
+  c.write("vn", vn);
+}
+
+void calculate_nabla4(Context& c) {
+  auto z4 = c.field<vp>("z_nabla4_e2", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
+           st::StoreNabla4<Mem>{nabla4_body(c), z4});
+  c.write("z_nabla4_e2", z4);
+}
+
+void apply_nabla2_and_nabla4_to_vn(Context& c) {
+  auto vn = c.field<wp>("vn", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
+           st::ApplyNabla2AndNabla4ToVn<Mem>{
+               c.vector<wp>("area_edge", c.ne()), c.field<vp>("kh_smag_e", c.ne(), c.k()),
+               c.field<wp>("z_nabla2_e", c.ne(), c.k()), c.field<vp>("z_nabla4_e2", c.ne(), c.k()),
+               c.vector<wp>("diff_multfac_vn", c.k()), c.vector<wp>("nudgecoeff_e", c.ne()),
+               c.in.scalar<vp>("nudgezone_diff"), vn});
+  c.write("vn", vn);
+}
+
+void apply_nabla2_and_nabla4_global_to_vn(Context& c) {
+  auto vn = c.field<wp>("vn", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
+           st::ApplyNabla2AndNabla4GlobalToVn<Mem>{
+               c.vector<wp>("area_edge", c.ne()), c.field<vp>("kh_smag_e", c.ne(), c.k()),
+               c.field<wp>("z_nabla2_e", c.ne(), c.k()), c.field<vp>("z_nabla4_e2", c.ne(), c.k()),
+               c.vector<wp>("diff_multfac_vn", c.k()), vn});
+  c.write("vn", vn);
+}
+
+void apply_nabla2_to_vn_in_lateral_boundary(Context& c) {
+  auto vn = c.field<wp>("vn", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
+           st::ApplyNabla2ToVnInLateralBoundary<Mem>{c.field<wp>("z_nabla2_e", c.ne(), c.k()),
+                                                     c.vector<wp>("area_edge", c.ne()),
+                                                     c.in.scalar<wp>("fac_bdydiff_v"), vn});
+  c.write("vn", vn);
+}
+
+// S8 and its elementary stencils (w and w_old have nlev + 1 half levels, as in the granule)
+void apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(Context& c) {
+  const auto w_old = c.field<wp>("w_old", c.nc(), c.k() + 1);
+  auto w = c.field<wp>("w", c.nc(), c.k() + 1);
+  auto dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1), dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
+  const auto geofac_n2s = c.field<wp>("geofac_n2s", c.nc(), 4);
+  const IndexRange updated = c.range(L::Cell, Z::Interior, Z::Local);
+  c.out.attribute("icondiff_interior_idx", updated.start);
+  c.out.attribute("icondiff_halo_idx", updated.end);
+  c.launch(c.range(L::Cell, c.w_start_zone(), Z::Halo), 0, c.nlev,
+           st::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence<Mem>{
+               {w_old, geofac_n2s, c.device.c2e2co},
+               {w_old, c.field<wp>("geofac_grg_x", c.nc(), 4),
+                c.field<wp>("geofac_grg_y", c.nc(), 4), c.device.c2e2co},
+               c.vector<wp>("area", c.nc()),
+               c.vector<wp>("diff_multfac_n2w", c.k()),
+               c.in.scalar<int>("type_shear"),
+               c.in.scalar<wp>("diff_multfac_w"),
+               c.in.scalar<int>("nrdmax"),
+               updated.start,
+               updated.end,
+               w,
+               dwdx,
+               dwdy});
+  c.write("w", w);
+  c.write("dwdx", dwdx);
+  c.write("dwdy", dwdy);
+}
+
+// icondiff's DiffusionStrategy::Fused replacement of S7+S8 on the same inputs: w starts as a copy
+// of w_old and is updated in place by two kernels (Laplacian stored once, then the update). Only
+// [w_start, E(C,HALO)) is comparable with ICON4Py's w; outside it w keeps w_old.
+void icondiff_fused_w(Context& c) {
+  const auto w_in = c.field<wp>("w_old", c.nc(), c.k() + 1);
+  V2<wp> w(label("w"), c.nc(), c.k() + 1);
+  Kokkos::deep_copy(w, w_in);
+  auto dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1), dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
+  const auto geofac_n2s = c.field<wp>("geofac_n2s", c.nc(), 4);
+  V2<vp> z2(label("z_nabla2_c"), c.nc(), c.k());
+  const IndexRange updated = c.range(L::Cell, Z::Interior, Z::Local);
+  const IndexRange cells = c.range(L::Cell, c.w_start_zone(), Z::Halo);
+  c.out.attribute("icondiff_interior_idx", updated.start);
+  c.out.attribute("icondiff_halo_idx", updated.end);
+  const int type_shear = c.in.scalar<int>("type_shear");
+  const std::string stencil = c.stencil;
+  c.stencil = stencil + "::calculate_nabla2_for_w_and_horizontal_gradients";
+  c.launch(cells, 0, c.nlev,
+           st::Nabla2ForWAndHorizontalGradients<Mem>{
+               {w, geofac_n2s, c.device.c2e2co},
+               {w, c.field<wp>("geofac_grg_x", c.nc(), 4), c.field<wp>("geofac_grg_y", c.nc(), 4),
+                c.device.c2e2co},
+               type_shear == 2,
+               z2,
+               dwdx,
+               dwdy});
+  c.stencil = stencil + "::apply_nabla4_and_damping_to_w";
+  c.launch(updated, 0, c.nlev,
+           st::ApplyNabla4AndDampingToW<Mem>{{c.vector<wp>("area", c.nc()), z2, geofac_n2s,
+                                              c.device.c2e2co, c.in.scalar<wp>("diff_multfac_w"),
+                                              w},
+                                             c.vector<wp>("diff_multfac_n2w", c.k()),
+                                             c.in.scalar<int>("nrdmax")});
+  c.stencil = stencil;
+  // The comparable range is the first launch's.
+  c.out.attribute("icondiff_horizontal_start", cells.start);
+  c.out.attribute("icondiff_horizontal_end", cells.end);
+  c.write("w", w);
+  c.write("dwdx", dwdx);
+  c.write("dwdy", dwdy);
+}
+
+void calculate_nabla2_for_w(Context& c) {
+  auto z2 = c.field<vp>("z_nabla2_c", c.nc(), c.k());
+  c.launch(c.range(L::Cell, c.w_start_zone(), Z::Halo), 0, c.nlev,
+           st::StoreNabla2ForW<Mem>{{c.field<wp>("w", c.nc(), c.k() + 1),
+                                     c.field<wp>("geofac_n2s", c.nc(), 4), c.device.c2e2co},
+                                    z2});
+  c.write("z_nabla2_c", z2);
+}
+
+void apply_nabla2_to_w(Context& c) {
+  auto w = c.field<wp>("w", c.nc(), c.k() + 1);
+  c.launch(c.range(L::Cell, Z::Interior, Z::Local), 0, c.nlev,
+           st::ApplyNabla2ToW<Mem>{c.vector<wp>("area", c.nc()),
+                                   c.field<vp>("z_nabla2_c", c.nc(), c.k()),
+                                   c.field<wp>("geofac_n2s", c.nc(), 4), c.device.c2e2co,
+                                   c.in.scalar<wp>("diff_multfac_w"), w});
+  c.write("w", w);
+}
+
+void apply_nabla2_to_w_in_upper_damping_layer(Context& c) {
+  auto w = c.field<wp>("w", c.nc(), c.k() + 1);
+  c.launch(c.range(L::Cell, Z::Interior, Z::Local), 0, c.nlev,
+           st::ApplyNabla2ToWInUpperDampingLayer<Mem>{c.vector<wp>("diff_multfac_n2w", c.k()),
+                                                      c.vector<wp>("cell_area", c.nc()),
+                                                      c.field<vp>("z_nabla2_c", c.nc(), c.k()),
+                                                      w});
+  c.write("w", w);
+}
+
+void calculate_horizontal_gradients_for_turbulence(Context& c) {
+  auto dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1), dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
+  c.launch(c.range(L::Cell, c.w_start_zone(), Z::Halo), 0, c.nlev,
+           st::StoreHorizontalGradientsForTurbulence<Mem>{
+               {c.field<wp>("w", c.nc(), c.k() + 1), c.field<wp>("geofac_grg_x", c.nc(), 4),
+                c.field<wp>("geofac_grg_y", c.nc(), 4), c.device.c2e2co},
+               dwdx,
+               dwdy});
+  c.write("dwdx", dwdx);
+  c.write("dwdy", dwdy);
+}
+
+// S9 and its elementary stencils
+st::TemporaryFieldForGridPointColdPoolsEnhancement<Mem> enhancement_body(const Context& c) {
+  return {c.field<wp>("theta_v", c.nc(), c.k()), c.field<vp>("theta_ref_mc", c.nc(), c.k()),
+          c.device.c2e2c, c.in.scalar<wp>("thresh_tdiff"), c.in.scalar<vp>("smallest_vpfloat")};
+}
+
+void calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(Context& c) {
+  auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::Nudging, Z::Halo), c.nlev - 2, c.nlev,
+           st::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<Mem>{
+               enhancement_body(c), c.device.e2c, kh});
+  c.write("kh_smag_e", kh);
+}
+
+void temporary_field_for_grid_point_cold_pools_enhancement(Context& c) {
+  auto enh = c.field<vp>("enh_diffu_3d", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::LateralBoundary2, Z::Halo), 0, c.nlev,
+           st::StoreColdPoolsEnhancement<Mem>{enhancement_body(c), enh});
+  c.write("enh_diffu_3d", enh);
+}
+
+void enhance_diffusion_coefficient_for_grid_point_cold_pools(Context& c) {
+  auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::Nudging, Z::Halo), 0, c.nlev,
+           st::EnhanceDiffusionCoefficientForGridPointColdPools<Mem>{
+               c.field<vp>("enh_diffu_3d", c.nc(), c.k()), c.device.e2c, kh});
+  c.write("kh_smag_e", kh);
+}
+
+// S11 and its elementary stencils. `theta` names the variable holding theta (theta_v_in in the
+// fused program, theta_v in the elementary ones).
+st::CalculateNabla2ForZ<Mem> flux_body(const Context& c, const std::string& theta) {
+  return {c.field<vp>("kh_smag_e", c.ne(), c.k()), c.vector<wp>("inv_dual_edge_length", c.ne()),
+          c.field<wp>(theta, c.nc(), c.k()), c.device.e2c};
+}
+
+st::TrulyHorizontalDiffusionNablaOfThetaOverSteepPoints<Mem> zdiffu_body(
+    const Context& c, const std::string& theta) {
+  return {c.field3<int>("zd_vertoffset", c.nc(), 3, c.k()),
+          c.field<wp>("zd_diffcoef", c.nc(), c.k()),
+          c.vector<wp>("geofac_n2s_c", c.nc()),
+          c.field<wp>("geofac_n2s_nbh", c.nc(), 3),
+          c.field3<wp>("vcoef", c.nc(), 3, c.k()),
+          c.field<wp>(theta, c.nc(), c.k()),
+          c.device.c2e2c};
+}
+
+void apply_diffusion_to_theta_and_exner(Context& c) {
+  auto theta = c.field<wp>("theta_v", c.nc(), c.k()), exner = c.field<wp>("exner", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::ApplyDiffusionToThetaAndExner<Mem>{
+               {flux_body(c, "theta_v_in"), c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e},
+               zdiffu_body(c, "theta_v_in"),
+               c.in.scalar<int>("apply_zdiffusion_t") != 0,
+               c.vector<wp>("area", c.nc()),
+               c.in.scalar<vp>("rd_o_cvd"),
+               theta,
+               exner});
+  c.write("theta_v", theta);
+  c.write("exner", exner);
+}
+
+void calculate_nabla2_for_z(Context& c) {
+  auto z2 = c.field<wp>("z_nabla2_e", c.ne(), c.k());
+  c.launch(c.range(L::Edge, Z::Nudging, Z::Halo), 0, c.nlev,
+           st::StoreNabla2ForZ<Mem>{flux_body(c, "theta_v"), z2});
+  c.write("z_nabla2_e", z2);
+}
+
+void calculate_nabla2_of_theta(Context& c) {
+  auto z_temp = c.field<vp>("z_temp", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::CalculateNabla2OfTheta<Mem>{c.field<wp>("z_nabla2_e", c.ne(), c.k()),
+                                           c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e,
+                                           z_temp});
+  c.write("z_temp", z_temp);
+}
+
+void calculate_nabla2_for_theta(Context& c) {
+  auto z_temp = c.field<vp>("z_temp", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::StoreNabla2ForTheta<Mem>{
+               {flux_body(c, "theta_v"), c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e},
+               z_temp});
+  c.write("z_temp", z_temp);
+}
+
+void truly_horizontal_diffusion_nabla_of_theta_over_steep_points(Context& c) {
+  auto z_temp = c.field<vp>("z_temp", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::StoreTrulyHorizontalDiffusion<Mem>{zdiffu_body(c, "theta_v"), z_temp});
+  c.write("z_temp", z_temp);
+}
+
+void update_theta_and_exner(Context& c) {
+  auto theta = c.field<wp>("theta_v", c.nc(), c.k()), exner = c.field<wp>("exner", c.nc(), c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+           st::UpdateThetaAndExner<Mem>{c.field<vp>("z_temp", c.nc(), c.k()),
+                                        c.vector<wp>("area", c.nc()), c.in.scalar<vp>("rd_o_cvd"),
+                                        theta, exner});
+  c.write("theta_v", theta);
+  c.write("exner", exner);
+}
+
+using StencilFunction = void (*)(Context&);
+
+const std::map<std::string, StencilFunction>& stencils() {
+  static const std::map<std::string, StencilFunction> table = {
+#define ICONDIFF_RUNNER_STENCIL(NAME) {#NAME, NAME}
+      ICONDIFF_RUNNER_STENCIL(mo_intp_rbf_rbf_vec_interpol_vertex),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla2_and_smag_coefficients_for_vn),
+      ICONDIFF_RUNNER_STENCIL(calculate_diagnostic_quantities_for_turbulence),
+      ICONDIFF_RUNNER_STENCIL(temporary_fields_for_turbulence_diagnostics),
+      ICONDIFF_RUNNER_STENCIL(calculate_diagnostics_for_turbulence),
+      ICONDIFF_RUNNER_STENCIL(apply_diffusion_to_vn),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla4),
+      ICONDIFF_RUNNER_STENCIL(apply_nabla2_and_nabla4_to_vn),
+      ICONDIFF_RUNNER_STENCIL(apply_nabla2_and_nabla4_global_to_vn),
+      ICONDIFF_RUNNER_STENCIL(apply_nabla2_to_vn_in_lateral_boundary),
+      ICONDIFF_RUNNER_STENCIL(apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence),
+      ICONDIFF_RUNNER_STENCIL(icondiff_fused_w),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla2_for_w),
+      ICONDIFF_RUNNER_STENCIL(apply_nabla2_to_w),
+      ICONDIFF_RUNNER_STENCIL(apply_nabla2_to_w_in_upper_damping_layer),
+      ICONDIFF_RUNNER_STENCIL(calculate_horizontal_gradients_for_turbulence),
+      ICONDIFF_RUNNER_STENCIL(calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools),
+      ICONDIFF_RUNNER_STENCIL(temporary_field_for_grid_point_cold_pools_enhancement),
+      ICONDIFF_RUNNER_STENCIL(enhance_diffusion_coefficient_for_grid_point_cold_pools),
+      ICONDIFF_RUNNER_STENCIL(apply_diffusion_to_theta_and_exner),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla2_for_z),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla2_of_theta),
+      ICONDIFF_RUNNER_STENCIL(calculate_nabla2_for_theta),
+      ICONDIFF_RUNNER_STENCIL(truly_horizontal_diffusion_nabla_of_theta_over_steep_points),
+      ICONDIFF_RUNNER_STENCIL(update_theta_and_exner),
+#undef ICONDIFF_RUNNER_STENCIL
+  };
+  return table;
+}
+
+/// icondiff's connectivity tables and zone bounds, for comparison with ICON4Py's grid.
+void dump_grid(const Grid& grid, const DeviceGrid<Mem>& device, OutputFile& out) {
+  const auto table = [&](const char* name, const HostTable<index_t>& t, const char* point_dim) {
+    // HostTable is row-major (point, slot); stored as netCDF (point, slot) like ICON4Py's tables.
+    std::vector<int> values(t.rows() * t.cols());
+    for (std::size_t r = 0; r < t.rows(); ++r)
+      for (std::size_t j = 0; j < t.cols(); ++j) values[r * t.cols() + j] = t(r, j);
+    out.add<int>(name, {point_dim, std::string(name) + "_slot"}, {t.rows(), t.cols()},
+                 values.data());
+  };
+  table("C2E", grid.c2e, "Cell");
+  table("C2V", grid.c2v, "Cell");
+  table("C2E2C", grid.c2e2c, "Cell");
+  table("C2E2CO", grid.c2e2co, "Cell");
+  table("E2C", grid.e2c, "Edge");
+  table("E2V", grid.e2v, "Edge");
+  table("E2C2V", grid.e2c2v, "Edge");
+  table("E2C2E", grid.e2c2e, "Edge");
+  table("V2E", grid.v2e, "Vertex");
+  table("V2C", grid.v2c, "Vertex");
+  for (const Location l : all_locations)
+    for (int z = 0; z < num_zones; ++z) {
+      const Zone zone = static_cast<Zone>(z);
+      if (!zone_exists(l, zone)) continue;
+      const IndexRange r = device.range(l, zone);
+      out.attribute(fmt::format("zone_{}_{}_start", to_string(l), to_string(zone)), r.start);
+      out.attribute(fmt::format("zone_{}_{}_end", to_string(l), to_string(zone)), r.end);
+    }
+}
+
+int run(int argc, char* argv[]) {
+  CLI::App app{
+      "Runs one icondiff diffusion stencil over the granule's range on inputs from a netCDF file "
+      "(see perf_tests/peers/icon4py/compare_stencils.py)",
+      "icondiff_stencil_runner"};
+  std::string grid_source, stencil, inputs, output, schedule_name, dump;
+  bool list = false;
+  int repeat = 1;
+  app.add_option("--grid", grid_source, "grid: a file path or generate:RnBk[/cap:...]");
+  app.add_option("--stencil", stencil, "ICON4Py program / stencil name (see --list)");
+  app.add_option("--inputs", inputs, "netCDF file with the program's arguments");
+  app.add_option("--output", output, "netCDF file to write the outputs to");
+  app.add_option("--schedule", schedule_name,
+                 "loop schedule: mdrange, flat, points-outer, level-chunks (default: backend's)");
+  app.add_option("--repeat", repeat, "launch the stencil this many times (timing; default 1)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--dump-grid", dump,
+                 "write icondiff's connectivity tables and zones of --grid to this netCDF file");
+  app.add_flag("--list", list, "list the stencils and exit");
+  CLI11_PARSE(app, argc, argv);
+
+  if (list) {
+    for (const auto& [name, f] : stencils()) fmt::print("{}\n", name);
+    return 0;
+  }
+  if (grid_source.empty()) throw InvalidArgument("--grid is required");
+  const auto t0 = std::chrono::steady_clock::now();
+  Grid grid = load_grid_source(grid_source);
+  DeviceGrid<Mem> device(grid);
+  const double grid_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!dump.empty()) {
+    OutputFile out;
+    dump_grid(grid, device, out);
+    out.attribute("limited_area", grid.limited_area ? 1 : 0);
+    out.attribute("grid_source", grid_source);
+    out.write(dump);
+    if (stencil.empty()) return 0;
+  }
+  if (stencil.empty() || inputs.empty() || output.empty())
+    throw InvalidArgument("--stencil, --inputs and --output are required");
+  const auto it = stencils().find(stencil);
+  if (it == stencils().end())
+    throw InvalidArgument("unknown stencil '" + stencil + "' (see --list)");
+
+  InputFile in(inputs);
+  OutputFile out;
+  Context c{grid,
+            device,
+            in,
+            out,
+            schedule_name.empty() ? default_loop_schedule<Space>()
+                                  : parse_loop_schedule(schedule_name),
+            static_cast<index_t>(in.dimension("K")),
+            stencil};
+  const auto t1 = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeat; ++i) it->second(c);
+  const double run_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  out.attribute("stencil", stencil);
+  out.attribute("grid_source", grid_source);
+  out.attribute("loop_schedule", to_string(c.schedule));
+  out.attribute("vp_bytes", static_cast<long long>(sizeof(vp)));
+  out.attribute("nlev", c.nlev);
+  out.write(output);
+  fmt::print("{}: {} on {} ({} levels, {} schedule): grid {:.2f} s, stencil with I/O {:.3f} s\n",
+             "icondiff_stencil_runner", stencil, grid_source, c.nlev, to_string(c.schedule),
+             grid_seconds, run_seconds);
+  return 0;
+}
+
+}  // namespace icondiff::stencil_runner
+
+int main(int argc, char* argv[]) {
+  setenv("OMP_PROC_BIND", "false", 0);
+  icondiff::compat::initialize(argc, argv);
+  int status = 1;
+  try {
+    status = icondiff::stencil_runner::run(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "icondiff_stencil_runner: error: {}\n", e.what());
+    status = 2;
+  }
+  Kokkos::finalize();
+  return status;
+}
