@@ -323,9 +323,11 @@ def plot_timers(args):
     what = "median time per call" if args.metric == "latency" else "total time"
     ax.set_xlabel(f"{what} [ms]")
     metadata = reports[0][1]
-    details = ", ".join(f"{k} {v}" for k, v in metadata.items()
-                        if isinstance(v, (str, int, float))) if isinstance(metadata, dict) else ""
-    ax.set_title(args.title or f"{what} per timer" + (f" ({details})" if details else ""),
+    # A short subtitle from the keys that identify a run (the full metadata does not fit).
+    shown = ("grid", "nlev", "execution_space", "concurrency", "strategy", "date")
+    details = ", ".join(f"{k} {metadata[k]}" for k in shown
+                        if isinstance(metadata, dict) and k in metadata)
+    ax.set_title(args.title or f"{what} per timer" + (f"\n{details}" if details else ""),
                  fontsize=10)
     if m > 1:
         ax.legend(loc="lower right", fontsize=8)

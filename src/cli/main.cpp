@@ -10,13 +10,25 @@
 
 #include <cstdlib>
 #include <exception>
+#include <string_view>
 #include <vector>
 
 int main(int argc, char* argv[]) {
-  // Kokkos takes its own --kokkos-* arguments out of argv before CLI11 sees the rest. Unset
-  // OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from warning.
+  // Unset OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from warning.
   setenv("OMP_PROC_BIND", "false", 0);
-  icondiff::compat::initialize(argc, argv);
+  // Kokkos sees only its own --kokkos-* arguments (it would also act on an unprefixed --help and
+  // print its help page before ours); CLI11 sees everything else.
+  std::vector<char*> kokkos_args{argv[0]};
+  std::vector<char*> cli_args{argv[0]};
+  for (int i = 1; i < argc; ++i)
+    (std::string_view(argv[i]).rfind("--kokkos-", 0) == 0 ? kokkos_args : cli_args)
+        .push_back(argv[i]);
+  int kokkos_argc = static_cast<int>(kokkos_args.size());
+  kokkos_args.push_back(nullptr);
+  icondiff::compat::initialize(kokkos_argc, kokkos_args.data());
+  argc = static_cast<int>(cli_args.size());
+  cli_args.push_back(nullptr);
+  argv = cli_args.data();
   int status = 1;
   {
     CLI::App app{"icondiff: ICON horizontal diffusion on CPUs and GPUs (Kokkos)", "icondiff"};

@@ -34,6 +34,15 @@ assert t["_metadata"]["cells"] == 1280 and t["_metadata"]["nlev"] == 12
 assert t["_metadata"]["config"]["turbdiff_nml:itype_sher"] == "2"
 PY
 
+# ---- help and Kokkos arguments: --help is ours alone, --kokkos-* goes to Kokkos ----
+out=$("$exe" --help 2>&1) || fail "--help failed: $out"
+printf '%s' "$out" | grep -q "Kokkos command line arguments" && fail "--help printed Kokkos' help page"
+printf '%s' "$out" | grep -q "^Subcommands:" || fail "--help did not list the subcommands: $out"
+out=$(OMP_NUM_THREADS=2 "$exe" run "${small[@]}" --kokkos-threads=1 --timers k.json 2>&1) ||
+  fail "run with --kokkos-threads=1 failed: $out"
+/usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("k.json"))["_metadata"]["concurrency"] != 1)' ||
+  fail "--kokkos-threads=1 did not reach Kokkos"
+
 # ---- verify ----
 out=$("$exe" verify --in sp/diffusion-init.nc --out sp/diffusion-exit.nc 2>&1) || fail "verify failed: $out"
 printf '%s' "$out" | grep -q "PASSED" || fail "verify did not pass: $out"

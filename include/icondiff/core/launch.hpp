@@ -29,7 +29,7 @@ enum class LoopSchedule {
 inline constexpr index_t level_chunk_points = 256;
 
 const char* to_string(LoopSchedule schedule);
-/// "mdrange", "flat" or "points-outer"; throws ConfigError otherwise.
+/// "mdrange", "flat", "points-outer" or "level-chunks"; throws ConfigError otherwise.
 LoopSchedule parse_loop_schedule(const std::string& name);
 
 /// The default schedule of an execution space: level chunks on CPUs (measured fastest of the four
