@@ -51,10 +51,6 @@ class NcFile {
     nc_inq_dimlen(id_, d, &n);
     return n;
   }
-  bool has_dim(const std::string& name) const {
-    int d = 0;
-    return nc_inq_dimid(id_, name.c_str(), &d) == NC_NOERR;
-  }
   std::string unlimited_dim() const {
     int d = -1;
     nc_inq_unlimdim(id_, &d);

@@ -272,7 +272,9 @@ struct ConfigAttribute {
   std::vector<std::pair<long long, const char*>> values;  ///< Enum: every defined value
   std::function<long long(const DiffusionConfig&)> get_int;
   std::function<void(DiffusionConfig&, long long)> set_int;
-  double DiffusionConfig::*real = nullptr;
+  // Through an alias: nvcc's host pass warns about parentheses on the bare member-pointer form.
+  using RealMember = double DiffusionConfig::*;
+  RealMember real = nullptr;
 };
 
 template <class E>
