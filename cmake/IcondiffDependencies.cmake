@@ -5,6 +5,18 @@
 find_package(Kokkos 3.4 REQUIRED)
 include(IcondiffKokkosFixup)
 message(STATUS "icondiff: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
+# Kokkos >= 4.5 builds View on mdspan unless Kokkos_ENABLE_IMPL_VIEW_LEGACY is on; with GCC 12
+# that View crashes when a default-constructed View is assigned (kokkos/kokkos#7464; reproduced
+# with Kokkos 4.6.99 and g++ 12.2 at -O0 and -O2), which icondiff does everywhere.
+if(Kokkos_VERSION VERSION_GREATER_EQUAL 4.5 AND NOT "IMPL_VIEW_LEGACY" IN_LIST Kokkos_OPTIONS
+   AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12
+   AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13 AND NOT ICONDIFF_ALLOW_GCC12_MDSPAN_VIEW)
+  message(FATAL_ERROR
+    "icondiff: Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}) uses the mdspan-based View, which "
+    "crashes with GCC ${CMAKE_CXX_COMPILER_VERSION} (kokkos/kokkos#7464). Rebuild Kokkos with "
+    "-DKokkos_ENABLE_IMPL_VIEW_LEGACY=ON, or use another compiler (GCC >= 13, Clang); "
+    "-DICONDIFF_ALLOW_GCC12_MDSPAN_VIEW=ON configures anyway (e.g. to compile-check only).")
+endif()
 find_package(KokkosKernels REQUIRED)
 message(STATUS "icondiff: KokkosKernels from ${KokkosKernels_DIR}")
 

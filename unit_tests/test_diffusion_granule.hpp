@@ -230,7 +230,8 @@ TEST(TEST_CATEGORY, granule_exchange_points) {
 
 std::vector<std::string> kernel_names;
 std::vector<std::string> region_names;
-int allocations = 0, deep_copies = 0, fences = 0;
+std::vector<std::string> fence_names;
+int allocations = 0, deep_copies = 0;
 void on_kernel(const char* name, std::uint32_t, std::uint64_t*) {
   kernel_names.emplace_back(name);
 }
@@ -244,8 +245,11 @@ void on_deep_copy(Kokkos_Profiling_SpaceHandle, const char*, const void*,
                   Kokkos_Profiling_SpaceHandle, const char*, const void*, std::uint64_t) {
   ++deep_copies;
 }
-void on_fence(const char*, std::uint32_t, std::uint64_t*) {
-  ++fences;
+void on_fence(const char* name, std::uint32_t, std::uint64_t*) {
+  // Kokkos 4 fences around every kernel on its own while a tool callback is set ("Kokkos::Tools::
+  // invoke_kokkosp_callback: Kokkos Profile Tool Fence"); those are the tool's, not the granule's.
+  if (std::string(name).rfind("Kokkos::Tools::", 0) == 0) return;
+  fence_names.emplace_back(name);
 }
 
 TEST(TEST_CATEGORY, granule_run_is_labelled_and_does_not_allocate_copy_or_fence) {
@@ -260,7 +264,8 @@ TEST(TEST_CATEGORY, granule_run_is_labelled_and_does_not_allocate_copy_or_fence)
     compat::fence(Space(), "icondiff::test::warm_up");
     kernel_names.clear();
     region_names.clear();
-    allocations = deep_copies = fences = 0;
+    fence_names.clear();
+    allocations = deep_copies = 0;
     compat::set_begin_parallel_for_callback(on_kernel);
     compat::set_push_region_callback(on_region);
     compat::set_allocate_data_callback(on_allocate);
@@ -275,7 +280,8 @@ TEST(TEST_CATEGORY, granule_run_is_labelled_and_does_not_allocate_copy_or_fence)
     compat::fence(Space(), "icondiff::test::after_run");
     EXPECT_EQ(allocations, 0);
     EXPECT_EQ(deep_copies, 0);
-    EXPECT_EQ(fences, 0) << "one rank, no timers: no exchange needs a fence";
+    EXPECT_TRUE(fence_names.empty()) << "one rank, no timers: no exchange needs a fence; got "
+                                     << fence_names.size() << ", the first: " << fence_names[0];
     ASSERT_FALSE(region_names.empty());
     EXPECT_EQ(region_names.front(), "icondiff::diffusion::run");
     ASSERT_GE(kernel_names.size(), 6u);
