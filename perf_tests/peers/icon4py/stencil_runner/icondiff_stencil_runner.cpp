@@ -12,9 +12,11 @@
 // pre-filled by the caller, e.g. with a poison value) are inputs too; the runner writes every
 // output array whole, so points outside the range can be checked to be untouched.
 //
-// Zone-derived values (ranges, start_2nd_nudge_line_idx_e, interior_idx, halo_idx, limited_area)
-// come from icondiff's own grid zones, never from the file; they are written as global attributes
-// of the output (icondiff_<name>) so the caller can compare them with ICON4Py's.
+// Zone-derived values (ranges, start_2nd_nudge_line_idx_e, interior_idx, halo_idx) come from
+// icondiff's own grid zones, never from the file; they are written as global attributes of the
+// output (icondiff_<name>) so the caller can compare them with ICON4Py's. The same holds for the
+// grid's limited_area flag, except that apply_diffusion_to_vn takes its limited_area argument
+// from the file when the file has one (the caller's case with the flag flipped).
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/grid/device_grid.hpp>
@@ -29,9 +31,9 @@
 #include <icondiff/stencils/nabla2_and_smag_coefficients_for_vn.hpp>
 #include <icondiff/stencils/rbf_vec_interpol_vertex.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <netcdf.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -135,9 +137,10 @@ class InputFile {
       std::string want, got;
       for (const auto e : extents) want += fmt::format("{} ", e);
       for (const auto e : reversed) got += fmt::format("{} ", e);
-      throw InvalidArgument(fmt::format("{}: variable {} has (reversed netCDF) extents [ {}], "
-                                        "expected [ {}]",
-                                        path_, name, got, want));
+      throw InvalidArgument(
+          fmt::format("{}: variable {} has (reversed netCDF) extents [ {}], "
+                      "expected [ {}]",
+                      path_, name, got, want));
     }
     std::size_t n = 1;
     for (const auto e : extents) n *= e;
@@ -215,8 +218,7 @@ class OutputFile {
       varids.push_back(id);
     }
     for (const auto& [name, value] : integers_)
-      check_nc(nc_put_att_longlong(ncid, NC_GLOBAL, name.c_str(), NC_INT64, 1, &value), path,
-               name);
+      check_nc(nc_put_att_longlong(ncid, NC_GLOBAL, name.c_str(), NC_INT64, 1, &value), path, name);
     for (const auto& [name, value] : texts_)
       check_nc(nc_put_att_text(ncid, NC_GLOBAL, name.c_str(), value.size(), value.c_str()), path,
                name);
@@ -253,9 +255,7 @@ struct Context {
     return {device.range(l, from).start, device.range(l, to).end};
   }
   /// S8's w_start: S(C, NUDGING) on limited-area grids, S(C, LB4) otherwise.
-  Zone w_start_zone() const {
-    return grid.limited_area ? Zone::Nudging : Zone::LateralBoundary4;
-  }
+  Zone w_start_zone() const { return grid.limited_area ? Zone::Nudging : Zone::LateralBoundary4; }
 
   template <class T>
   V1<T> vector(const std::string& name, std::size_t n) const {
@@ -273,8 +273,7 @@ struct Context {
   template <class T>
   V2<T> field_any_levels(const std::string& name, std::size_t n0) const {
     const auto lens = in.shape(name).second;
-    if (lens.size() != 2)
-      throw InvalidArgument(fmt::format("{}: {} must be 2-D", in.path(), name));
+    if (lens.size() != 2) throw InvalidArgument(fmt::format("{}: {} must be 2-D", in.path(), name));
     return field<T>(name, n0, lens[0]);
   }
 
@@ -312,8 +311,7 @@ struct Context {
                      Extents... extents) const {
     ViewType view(label(name), extents...);
     auto host = Kokkos::create_mirror_view(view);
-    if (!values.empty())
-      std::memcpy(host.data(), values.data(), values.size() * sizeof(values[0]));
+    if (!values.empty()) std::memcpy(host.data(), values.data(), values.size() * sizeof(values[0]));
     Kokkos::deep_copy(view, host);
     return view;
   }
@@ -339,25 +337,18 @@ void mo_intp_rbf_rbf_vec_interpol_vertex(Context& c) {
 void calculate_nabla2_and_smag_coefficients_for_vn(Context& c) {
   auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k()), khc = c.field<vp>("kh_smag_ec", c.ne(), c.k());
   auto z2 = c.field<wp>("z_nabla2_e", c.ne(), c.k());
-  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Halo2), 0, c.nlev,
-           st::CalculateNabla2AndSmagCoefficientsForVn<Mem>{
-               c.vector<vp>("diff_multfac_smag", c.k()),
-               c.vector<wp>("tangent_orientation", c.ne()),
-               c.vector<wp>("inv_primal_edge_length", c.ne()),
-               c.vector<wp>("inv_vert_vert_length", c.ne()),
-               c.field<vp>("u_vert", c.nv(), c.k()),
-               c.field<vp>("v_vert", c.nv(), c.k()),
-               c.field<wp>("primal_normal_vert_x", c.ne(), 4),
-               c.field<wp>("primal_normal_vert_y", c.ne(), 4),
-               c.field<wp>("dual_normal_vert_x", c.ne(), 4),
-               c.field<wp>("dual_normal_vert_y", c.ne(), 4),
-               c.field<wp>("vn", c.ne(), c.k()),
-               c.vector<vp>("smag_limit", c.k()),
-               c.device.e2c2v,
-               c.in.scalar<vp>("smag_offset"),
-               kh,
-               khc,
-               z2});
+  c.launch(
+      c.range(L::Edge, Z::LateralBoundary5, Z::Halo2), 0, c.nlev,
+      st::CalculateNabla2AndSmagCoefficientsForVn<Mem>{
+          c.vector<vp>("diff_multfac_smag", c.k()), c.vector<wp>("tangent_orientation", c.ne()),
+          c.vector<wp>("inv_primal_edge_length", c.ne()),
+          c.vector<wp>("inv_vert_vert_length", c.ne()), c.field<vp>("u_vert", c.nv(), c.k()),
+          c.field<vp>("v_vert", c.nv(), c.k()), c.field<wp>("primal_normal_vert_x", c.ne(), 4),
+          c.field<wp>("primal_normal_vert_y", c.ne(), 4),
+          c.field<wp>("dual_normal_vert_x", c.ne(), 4),
+          c.field<wp>("dual_normal_vert_y", c.ne(), 4), c.field<wp>("vn", c.ne(), c.k()),
+          c.vector<vp>("smag_limit", c.k()), c.device.e2c2v, c.in.scalar<vp>("smag_offset"), kh,
+          khc, z2});
   c.write("kh_smag_e", kh);
   c.write("kh_smag_ec", khc);
   c.write("z_nabla2_e", z2);
@@ -365,27 +356,27 @@ void calculate_nabla2_and_smag_coefficients_for_vn(Context& c) {
 
 // S4 and its two elementary stencils
 st::TemporaryFieldsForTurbulenceDiagnostics<Mem> turbulence_temporaries(const Context& c) {
-  return {c.field<vp>("kh_smag_ec", c.ne(), c.k()),     c.field<wp>("vn", c.ne(), c.k()),
-          c.field<wp>("e_bln_c_s", c.nc(), 3),          c.field<wp>("geofac_div", c.nc(), 3),
+  return {c.field<vp>("kh_smag_ec", c.ne(), c.k()), c.field<wp>("vn", c.ne(), c.k()),
+          c.field<wp>("e_bln_c_s", c.nc(), 3),      c.field<wp>("geofac_div", c.nc(), 3),
           c.vector<vp>("diff_multfac_smag", c.k()), c.device.c2e};
 }
 
 void calculate_diagnostic_quantities_for_turbulence(Context& c) {
   auto div_ic = c.field<vp>("div_ic", c.nc(), c.k() + 1);
   auto hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k() + 1);
-  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 1, c.nlev,
-           st::CalculateDiagnosticQuantitiesForTurbulence<Mem>{
-               turbulence_temporaries(c), c.field<vp>("wgtfac_c", c.nc(), c.k() + 1), div_ic,
-               hdef_ic});
+  c.launch(
+      c.range(L::Cell, Z::Nudging, Z::Local), 1, c.nlev,
+      st::CalculateDiagnosticQuantitiesForTurbulence<Mem>{
+          turbulence_temporaries(c), c.field<vp>("wgtfac_c", c.nc(), c.k() + 1), div_ic, hdef_ic});
   c.write("div_ic", div_ic);
   c.write("hdef_ic", hdef_ic);
 }
 
 void temporary_fields_for_turbulence_diagnostics(Context& c) {
   auto kh_c = c.field<vp>("kh_c", c.nc(), c.k()), div = c.field<vp>("div", c.nc(), c.k());
-  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
-           st::StoreTemporaryFieldsForTurbulenceDiagnostics<Mem>{turbulence_temporaries(c), kh_c,
-                                                                 div});
+  c.launch(
+      c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+      st::StoreTemporaryFieldsForTurbulenceDiagnostics<Mem>{turbulence_temporaries(c), kh_c, div});
   c.write("kh_c", kh_c);
   c.write("div", div);
 }
@@ -393,7 +384,8 @@ void temporary_fields_for_turbulence_diagnostics(Context& c) {
 // ICON4Py's program has no domain: it writes div_ic[:, 1:] over every cell, so the caller passes
 // div_ic and hdef_ic with nlev levels (as ICON4Py's own test) and the range is every cell.
 void calculate_diagnostics_for_turbulence(Context& c) {
-  auto div_ic = c.field<vp>("div_ic", c.nc(), c.k()), hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k());
+  auto div_ic = c.field<vp>("div_ic", c.nc(), c.k()),
+       hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k());
   c.launch({0, c.grid.num_cells}, 1, c.nlev,
            st::CalculateDiagnosticsForTurbulence<Mem>{
                c.field<vp>("div", c.nc(), c.k()), c.field<vp>("kh_c", c.nc(), c.k()),
@@ -419,14 +411,14 @@ void apply_diffusion_to_vn(Context& c) {
   const index_t split = c.device.range(L::Edge, Z::Nudging2).start;
   c.out.attribute("icondiff_start_2nd_nudge_line_idx_e", split);
   c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  const bool limited_area =
+      c.in.has("limited_area") ? c.in.scalar<int>("limited_area") != 0 : c.grid.limited_area;
   c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
-           st::ApplyDiffusionToVn<Mem>{nabla4_body(c), c.vector<wp>("area_edge", c.ne()),
-                                       c.field<vp>("kh_smag_e", c.ne(), c.k()),
-                                       c.vector<wp>("diff_multfac_vn", c.k()),
-                                       c.vector<wp>("nudgecoeff_e", c.ne()),
-                                       c.in.scalar<vp>("nudgezone_diff"),
-                                       c.in.scalar<wp>("fac_bdydiff_v"), split,
-                                       c.grid.limited_area, vn});
+           st::ApplyDiffusionToVn<Mem>{
+               nabla4_body(c), c.vector<wp>("area_edge", c.ne()),
+               c.field<vp>("kh_smag_e", c.ne(), c.k()), c.vector<wp>("diff_multfac_vn", c.k()),
+               c.vector<wp>("nudgecoeff_e", c.ne()), c.in.scalar<vp>("nudgezone_diff"),
+               c.in.scalar<wp>("fac_bdydiff_v"), split, limited_area, vn});
   c.write("vn", vn);
 }
 
@@ -523,12 +515,12 @@ void icondiff_fused_w(Context& c) {
                dwdx,
                dwdy});
   c.stencil = stencil + "::apply_nabla4_and_damping_to_w";
-  c.launch(updated, 0, c.nlev,
-           st::ApplyNabla4AndDampingToW<Mem>{{c.vector<wp>("area", c.nc()), z2, geofac_n2s,
-                                              c.device.c2e2co, c.in.scalar<wp>("diff_multfac_w"),
-                                              w},
-                                             c.vector<wp>("diff_multfac_n2w", c.k()),
-                                             c.in.scalar<int>("nrdmax")});
+  c.launch(
+      updated, 0, c.nlev,
+      st::ApplyNabla4AndDampingToW<Mem>{{c.vector<wp>("area", c.nc()), z2, geofac_n2s,
+                                         c.device.c2e2co, c.in.scalar<wp>("diff_multfac_w"), w},
+                                        c.vector<wp>("diff_multfac_n2w", c.k()),
+                                        c.in.scalar<int>("nrdmax")});
   c.stencil = stencil;
   // The comparable range is the first launch's.
   c.out.attribute("icondiff_horizontal_start", cells.start);
@@ -562,8 +554,7 @@ void apply_nabla2_to_w_in_upper_damping_layer(Context& c) {
   c.launch(c.range(L::Cell, Z::Interior, Z::Local), 0, c.nlev,
            st::ApplyNabla2ToWInUpperDampingLayer<Mem>{c.vector<wp>("diff_multfac_n2w", c.k()),
                                                       c.vector<wp>("cell_area", c.nc()),
-                                                      c.field<vp>("z_nabla2_c", c.nc(), c.k()),
-                                                      w});
+                                                      c.field<vp>("z_nabla2_c", c.nc(), c.k()), w});
   c.write("w", w);
 }
 
@@ -588,8 +579,8 @@ st::TemporaryFieldForGridPointColdPoolsEnhancement<Mem> enhancement_body(const C
 void calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(Context& c) {
   auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k());
   c.launch(c.range(L::Edge, Z::Nudging, Z::Halo), c.nlev - 2, c.nlev,
-           st::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<Mem>{
-               enhancement_body(c), c.device.e2c, kh});
+           st::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<Mem>{enhancement_body(c),
+                                                                                c.device.e2c, kh});
   c.write("kh_smag_e", kh);
 }
 
@@ -615,8 +606,8 @@ st::CalculateNabla2ForZ<Mem> flux_body(const Context& c, const std::string& thet
           c.field<wp>(theta, c.nc(), c.k()), c.device.e2c};
 }
 
-st::TrulyHorizontalDiffusionNablaOfThetaOverSteepPoints<Mem> zdiffu_body(
-    const Context& c, const std::string& theta) {
+st::TrulyHorizontalDiffusionNablaOfThetaOverSteepPoints<Mem> zdiffu_body(const Context& c,
+                                                                         const std::string& theta) {
   return {c.field3<int>("zd_vertoffset", c.nc(), 3, c.k()),
           c.field<wp>("zd_diffcoef", c.nc(), c.k()),
           c.vector<wp>("geofac_n2s_c", c.nc()),
@@ -650,19 +641,19 @@ void calculate_nabla2_for_z(Context& c) {
 
 void calculate_nabla2_of_theta(Context& c) {
   auto z_temp = c.field<vp>("z_temp", c.nc(), c.k());
-  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
-           st::CalculateNabla2OfTheta<Mem>{c.field<wp>("z_nabla2_e", c.ne(), c.k()),
-                                           c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e,
-                                           z_temp});
+  c.launch(
+      c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+      st::CalculateNabla2OfTheta<Mem>{c.field<wp>("z_nabla2_e", c.ne(), c.k()),
+                                      c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e, z_temp});
   c.write("z_temp", z_temp);
 }
 
 void calculate_nabla2_for_theta(Context& c) {
   auto z_temp = c.field<vp>("z_temp", c.nc(), c.k());
-  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
-           st::StoreNabla2ForTheta<Mem>{
-               {flux_body(c, "theta_v"), c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e},
-               z_temp});
+  c.launch(
+      c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
+      st::StoreNabla2ForTheta<Mem>{
+          {flux_body(c, "theta_v"), c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e}, z_temp});
   c.write("z_temp", z_temp);
 }
 
@@ -795,14 +786,14 @@ int run(int argc, char* argv[]) {
 
   InputFile in(inputs);
   OutputFile out;
-  Context c{grid,
-            device,
-            in,
-            out,
-            schedule_name.empty() ? default_loop_schedule<Space>()
-                                  : parse_loop_schedule(schedule_name),
-            static_cast<index_t>(in.dimension("K")),
-            stencil};
+  Context c{
+      grid,
+      device,
+      in,
+      out,
+      schedule_name.empty() ? default_loop_schedule<Space>() : parse_loop_schedule(schedule_name),
+      static_cast<index_t>(in.dimension("K")),
+      stencil};
   const auto t1 = std::chrono::steady_clock::now();
   for (int i = 0; i < repeat; ++i) it->second(c);
   const double run_seconds =
