@@ -288,7 +288,8 @@ HostTable<double> compute_z_ifc(const Grid& grid, const VerticalGridConfig& vert
       const double dzr = std::pow(dz2 / dz1, 0.25);
       const double dz3 = (z(c, kt - 2) - z(c, kt + 1)) / (dzr * (1.0 + dzr * (1.0 + dzr)));
       z(c, kt) = std::max(z(c, kt), z(c, kt + 1) + dz3 * dzr);
-      z(c, kt - 1) = std::max(z(c, kt - 1), z(c, kt) + dz3 * dzr * dzr);
+      // dz3 * dzr**2 as ICON (Fortran) and ICON4Py evaluate it: the square first.
+      z(c, kt - 1) = std::max(z(c, kt - 1), z(c, kt) + dz3 * (dzr * dzr));
     }
   }
   // ICON stops the model in both cases: "flat_height in sleve_nml or model top is too low".
