@@ -56,8 +56,8 @@ bin/icondiff_stencil_runner, and bin/icondiff for the full set):
         [--markdown table.md]
 
 gtfn_cpu compiles each program once per connectivity layout (global and limited-area grids
-differ) into $GT4PY_BUILD_CACHE_DIR (default ${ICONDIFF_CACHE_DIR:-~/.cache/icondiff}/
-gt4py-cache-stencils); --quick takes several minutes with a cold cache and well under a minute
+differ) into $GT4PY_BUILD_CACHE_DIR (default: gt4py-cache-stencils inside the venv,
+$VENV/gt4py-cache-stencils); --quick takes several minutes with a cold cache and well under a minute
 with a warm one.
 
 Exit status: 0 when every comparison passes (max rel <= --rtol, default 1e-12; same range and
@@ -988,13 +988,10 @@ def main() -> int:
     args = parser.parse_args()
 
     start = time.time()
-    # A gt4py cache folder of its own, so that this check's compile cost (cold vs warm) can be
-    # measured and its cache cleared independently of compare_granule.py's.
-    os.environ.setdefault(
-        "GT4PY_BUILD_CACHE_DIR",
-        str(pathlib.Path(os.environ.get("ICONDIFF_CACHE_DIR",
-                                        pathlib.Path.home() / ".cache" / "icondiff"))
-            / "gt4py-cache-stencils"))
+    # A gt4py cache folder of its own (cold vs warm compile cost measured and cleared
+    # independently of compare_granule.py's), inside the venv like icon4py_inputs.GT4PY_CACHE:
+    # programs compiled against one venv's nanobind do not link into a rebuilt venv.
+    os.environ.setdefault("GT4PY_BUILD_CACHE_DIR", str(pathlib.Path(sys.prefix) / "gt4py-cache-stencils"))
     os.environ.setdefault("GT4PY_BUILD_CACHE_LIFETIME", "persistent")
     import warnings
 

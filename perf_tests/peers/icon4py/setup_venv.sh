@@ -32,8 +32,9 @@
 #   python3 (3.10 or newer), python3-venv (`python3 -m venv` with pip), python3-dev (Python.h, for
 #   the gtfn/dace bindings that gt4py compiles with nanobind), build-essential (g++), cmake.
 #   The gtfn and dace backends compile C++ at the first call of each program; gt4py's compile
-#   cache goes to $GT4PY_BUILD_CACHE_DIR (the harness sets it to
-#   ${ICONDIFF_CACHE_DIR:-$HOME/.cache/icondiff}/gt4py-cache).
+#   cache goes to $GT4PY_BUILD_CACHE_DIR, which the harness sets to $venv/gt4py-cache: the
+#   compiled programs link a nanobind built from this venv's headers, so they must go when the
+#   venv is rebuilt (a cache kept across venvs fails to link with undefined nanobind symbols).
 #
 # Environment:
 #   ICONDIFF_CACHE_DIR   cache root (default $HOME/.cache/icondiff)
