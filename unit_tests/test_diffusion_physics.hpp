@@ -88,6 +88,15 @@ std::uint64_t seed() {
   return env && *env ? std::strtoull(env, nullptr, 10) : 20261122u;
 }
 
+/// A noisy state around rest: vn and w of the given amplitudes around 0, theta_v around 290 K,
+/// exner around 0.9; each field from its own seed.
+void fill_noisy_state(DiffusionPrognosticState<M>& p, double vn_amplitude, double theta_amplitude) {
+  fill(p.vn, 0.0, vn_amplitude, seed());
+  fill(p.w, 0.0, 0.5, seed() + 1);
+  fill(p.theta_v, 290.0, theta_amplitude, seed() + 2);
+  fill(p.exner, 0.9, 0.01, seed() + 3);
+}
+
 struct GridCase {
   const char* source;
   const char* name;
@@ -148,10 +157,7 @@ TEST(TEST_CATEGORY, diffusion_of_theta_conserves_the_sum_over_a_global_grid) {
     const Grid& g = s.host.grid;
     auto prognostic = make_prognostic(g);
     auto diagnostic = make_diagnostic(g);
-    fill(prognostic.vn, 0.0, 30.0, seed());
-    fill(prognostic.w, 0.0, 0.5, seed() + 1);
-    fill(prognostic.theta_v, 290.0, 15.0, seed() + 2);
-    fill(prognostic.exner, 0.9, 0.01, seed() + 3);
+    fill_noisy_state(prognostic, 30.0, 15.0);
     const auto before = test::to_host(prognostic.theta_v);
     auto granule = make_granule(s, config, strategy);
     granule.run(diagnostic, prognostic, dtime, false);
@@ -208,10 +214,7 @@ TEST(TEST_CATEGORY, diffusion_lowers_the_variance_of_noise) {
     const Grid& g = s.host.grid;
     auto prognostic = make_prognostic(g);
     auto diagnostic = make_diagnostic(g);
-    fill(prognostic.vn, 0.0, 30.0, seed());
-    fill(prognostic.w, 0.0, 0.5, seed() + 1);
-    fill(prognostic.theta_v, 290.0, 5.0, seed() + 2);
-    fill(prognostic.exner, 0.9, 0.01, seed() + 3);
+    fill_noisy_state(prognostic, 30.0, 5.0);
     // The points every step updates: vn on [LB5, LOCAL) edges (the limited-area boundary rows
     // only get the nabla2 term), w on [INTERIOR, LOCAL), theta on [NUDGING, LOCAL) cells;
     // w's top and bottom half levels are excluded (the bottom one is not diffused).
@@ -248,10 +251,7 @@ TEST(TEST_CATEGORY, savepoint_replay_reproduces_the_live_call_bit_for_bit) {
   const Grid& g = s.host.grid;
   auto prognostic = make_prognostic(g);
   auto diagnostic = make_diagnostic(g);
-  fill(prognostic.vn, 0.0, 10.0, seed());
-  fill(prognostic.w, 0.0, 0.5, seed() + 1);
-  fill(prognostic.theta_v, 290.0, 10.0, seed() + 2);
-  fill(prognostic.exner, 0.9, 0.01, seed() + 3);
+  fill_noisy_state(prognostic, 10.0, 10.0);
   fill(diagnostic.div_ic, 0.0, 1e-4, seed() + 4);
   fill(diagnostic.hdef_ic, 0.0, 1e-4, seed() + 5);
   const auto& d = s.device;
