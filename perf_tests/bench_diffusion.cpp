@@ -9,10 +9,10 @@
 #include <icondiff/profiling/stream_bandwidth.hpp>
 
 #include <icondiff/diffusion/diffusion.hpp>
-#include <icondiff/diffusion/diffusion_setup.hpp>
 #include <icondiff/diffusion/diffusion_traffic.hpp>
-#include <icondiff/diffusion/initial_state.hpp>
 #include <icondiff/io/grid_source.hpp>
+#include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -43,7 +43,7 @@ icondiff::DiffusionConfig benchmark_config() {
 struct Setup {
   icondiff::DiffusionConfig config = benchmark_config();
   icondiff::HostDiffusionInputs host;
-  icondiff::DeviceDiffusionInputs<M> device;
+  icondiff::DiffusionInputs<M> inputs;
   icondiff::DiffusionPrognosticState<M> prognostic;
   icondiff::DiffusionDiagnosticState<M> diagnostic;
   double dtime = 10.0;
@@ -67,16 +67,13 @@ Setup& setup() {
   sc.vertical = icondiff::icon4py_benchmark_vertical_config(s->nlev);
   sc.metrics = icondiff::icon4py_benchmark_metrics_config();
   s->host = icondiff::compute_diffusion_inputs(icondiff::load_grid_source(source), s->config, sc);
-  s->device = icondiff::to_device<M>(s->host);
+  s->inputs = icondiff::make_diffusion_inputs<M>(s->host);
   const auto state = icondiff::jablonowski_williamson_state(
       s->host.grid, s->host.metrics.z_ifc, s->host.metrics.z_mc,
       icondiff::JablonowskiWilliamsonConfig{});
   s->prognostic = icondiff::to_prognostic_state<M>(state);
-  const std::size_t nc = s->host.grid.num_cells, kh = s->nlev + 1;
-  s->diagnostic = {icondiff::View2D<icondiff::vp, M>("hdef_ic", nc, kh),
-                   icondiff::View2D<icondiff::vp, M>("div_ic", nc, kh),
-                   icondiff::View2D<icondiff::vp, M>("dwdx", nc, kh),
-                   icondiff::View2D<icondiff::vp, M>("dwdy", nc, kh)};
+  s->diagnostic = icondiff::allocate_state<icondiff::DiffusionDiagnosticState, M>(
+      s->inputs.sizes(), "icondiff::bench::");
   std::printf("grid %s: %d cells, %d edges, %d vertices, %d levels\n", source.c_str(),
               s->host.grid.num_cells, s->host.grid.num_edges, s->host.grid.num_vertices, s->nlev);
   // Views must go before Kokkos::finalize.
@@ -85,9 +82,9 @@ Setup& setup() {
 }
 
 icondiff::Diffusion<Space> make_diffusion(Setup& s, icondiff::DiffusionStrategy strategy) {
-  const auto& d = s.device;
-  return icondiff::Diffusion<Space>(s.config, d.grid, d.vertical, d.metric, d.interpolation,
-                                    d.edges, d.cells, strategy);
+  icondiff::DiffusionOptions<Space> options;
+  options.strategy = strategy;
+  return icondiff::Diffusion<Space>(s.config, s.inputs, options);
 }
 
 void bench_granule(benchmark::State& state, icondiff::DiffusionStrategy strategy,

@@ -8,9 +8,9 @@
 #include "support/field_compare.hpp"
 
 #include <icondiff/diffusion/diffusion.hpp>
-#include <icondiff/diffusion/diffusion_setup.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 #include <icondiff/io/grid_source.hpp>
+#include <icondiff/setup/diffusion_setup.hpp>
 
 #include <gtest/gtest.h>
 
@@ -37,7 +37,7 @@ constexpr double dtime = 300.0;
 /// diffusion (zdiffu) act on some cells.
 struct FactoryInputs {
   HostDiffusionInputs host;
-  DeviceDiffusionInputs<M> device;
+  DiffusionInputs<M> device;
 };
 
 FactoryInputs make_setup(const std::string& source, const DiffusionConfig& config) {
@@ -45,22 +45,21 @@ FactoryInputs make_setup(const std::string& source, const DiffusionConfig& confi
   setup.vertical.num_levels = nlev;
   setup.metrics.topography = TopographyConfig::gaussian_hill(3000.0, 300e3, 8.0, 46.5);
   HostDiffusionInputs host = compute_diffusion_inputs(load_grid_source(source), config, setup);
-  DeviceDiffusionInputs<M> device = to_device<M>(host);
+  DiffusionInputs<M> device = make_diffusion_inputs<M>(host);
   return {std::move(host), std::move(device)};
 }
 
+FieldSizes sizes_of(const Grid& g) {
+  return {static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
+          static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
+}
+
 DiffusionPrognosticState<M> make_prognostic(const Grid& g) {
-  return {View2D<wp, M>("icondiff::test::vn", g.num_edges, nlev),
-          View2D<wp, M>("icondiff::test::w", g.num_cells, nlev + 1),
-          View2D<wp, M>("icondiff::test::theta_v", g.num_cells, nlev),
-          View2D<wp, M>("icondiff::test::exner", g.num_cells, nlev)};
+  return allocate_state<DiffusionPrognosticState, M>(sizes_of(g), "icondiff::test::");
 }
 
 DiffusionDiagnosticState<M> make_diagnostic(const Grid& g) {
-  return {View2D<vp, M>("icondiff::test::hdef_ic", g.num_cells, nlev + 1),
-          View2D<vp, M>("icondiff::test::div_ic", g.num_cells, nlev + 1),
-          View2D<vp, M>("icondiff::test::dwdx", g.num_cells, nlev + 1),
-          View2D<vp, M>("icondiff::test::dwdy", g.num_cells, nlev + 1)};
+  return allocate_state<DiffusionDiagnosticState, M>(sizes_of(g), "icondiff::test::");
 }
 
 /// Fills `field` with base + amplitude · uniform[-1, 1) from `seed` (host-generated, so the
@@ -78,9 +77,9 @@ void fill(View2D<T, M> field, double base, double amplitude, std::uint64_t seed)
 
 Diffusion<Space> make_granule(const FactoryInputs& s, const DiffusionConfig& config,
                               DiffusionStrategy strategy) {
-  const auto& d = s.device;
-  return Diffusion<Space>(config, d.grid, d.vertical, d.metric, d.interpolation, d.edges, d.cells,
-                          strategy);
+  DiffusionOptions<Space> options;
+  options.strategy = strategy;
+  return Diffusion<Space>(config, s.device, options);
 }
 
 std::uint64_t seed() {
@@ -254,10 +253,9 @@ TEST(TEST_CATEGORY, savepoint_replay_reproduces_the_live_call_bit_for_bit) {
   fill_noisy_state(prognostic, 10.0, 10.0);
   fill(diagnostic.div_ic, 0.0, 1e-4, seed() + 4);
   fill(diagnostic.hdef_ic, 0.0, 1e-4, seed() + 5);
-  const auto& d = s.device;
-  const auto init = capture_diffusion_init(
-      config, make_grid_reference(g, "generate:R2B4/cap:8,46.5,30"), d.vertical, d.metric,
-      d.interpolation, d.edges, d.cells, diagnostic, prognostic, 30.0, false);
+  const auto init =
+      capture_diffusion_init(config, make_grid_reference(g, "generate:R2B4/cap:8,46.5,30"),
+                             s.device, diagnostic, prognostic, 30.0, false);
   auto live = make_granule(s, config, DiffusionStrategy::Fused);
   live.run(diagnostic, prognostic, 30.0, false);
   Kokkos::fence();
@@ -273,9 +271,7 @@ TEST(TEST_CATEGORY, savepoint_replay_reproduces_the_live_call_bit_for_bit) {
   const Grid replay_grid = load_grid_source(in.grid.source);
   check_same_grid(in.grid, replay_grid);
   const DeviceGrid<M> device_grid(replay_grid);
-  Diffusion<Space> replay(in.config, device_grid, in.vertical, mirror_copy<M>(in.metric),
-                          mirror_copy<M>(in.interpolation), mirror_copy<M>(in.edges),
-                          mirror_copy<M>(in.cells), DiffusionStrategy::Fused);
+  Diffusion<Space> replay(in.config, diffusion_inputs_from_savepoint(in, device_grid));
   auto p = mirror_copy<M>(in.prognostic);
   auto q = mirror_copy<M>(in.diagnostic);
   replay.run(q, p, in.dtime, in.initial_run);

@@ -163,7 +163,7 @@ DiffusionSavepoint random_init(const Grid& grid, int nlev, test::RandomSource& r
   ed.primal_normal_vert_y = random_2d<wp>(rng, "primal_normal_vert_y", ne, 4);
   ed.dual_normal_vert_x = random_2d<wp>(rng, "dual_normal_vert_x", ne, 4);
   ed.dual_normal_vert_y = random_2d<wp>(rng, "dual_normal_vert_y", ne, 4);
-  s.cells.area = random_1d<wp>(rng, "cell_area", nc, 0.5, 1.0);
+  s.cells.cell_area = random_1d<wp>(rng, "cell_area", nc, 0.5, 1.0);
   s.metadata = {{"date", "2021-06-20T12:00:10.000"},
                 {"rank", std::to_string(rng.integer(0, 64))},
                 {"captured_by", "test_diffusion_savepoint, seed " + std::to_string(rng.seed())},
@@ -220,7 +220,7 @@ void for_each_field_pair(const DiffusionSavepoint& a, const DiffusionSavepoint& 
   f("primal_normal_vert_y", a.edges.primal_normal_vert_y, b.edges.primal_normal_vert_y);
   f("dual_normal_vert_x", a.edges.dual_normal_vert_x, b.edges.dual_normal_vert_x);
   f("dual_normal_vert_y", a.edges.dual_normal_vert_y, b.edges.dual_normal_vert_y);
-  f("cell_area", a.cells.area, b.cells.area);
+  f("cell_area", a.cells.cell_area, b.cells.cell_area);
 }
 
 template <class A, class B>
@@ -334,7 +334,7 @@ TEST(DiffusionSavepoint, ExitFilesHoldOnlyTheOutputs) {
   EXPECT_EQ(back.metric.theta_ref_mc.size(), 0u);
   EXPECT_EQ(back.interpolation.geofac_div.size(), 0u);
   EXPECT_EQ(back.edges.edge_areas.size(), 0u);
-  EXPECT_EQ(back.cells.area.size(), 0u);
+  EXPECT_EQ(back.cells.cell_area.size(), 0u);
 
   int ncid = 0, varid = 0;
   ASSERT_EQ(nc_open(path.c_str(), NC_NOWRITE, &ncid), NC_NOERR);
@@ -531,9 +531,14 @@ TEST(DiffusionSavepoint, CaptureCopiesTheStatesAtTheTimeOfTheCall) {
   const DiffusionSavepoint s = random_init(octahedron(), 4, t.rng);
   auto prognostic = mirror_copy<Host>(s.prognostic);
   auto diagnostic = mirror_copy<Host>(s.diagnostic);
-  const DiffusionSavepoint init =
-      capture_diffusion_init(s.config, s.grid, s.vertical, s.metric, s.interpolation, s.edges,
-                             s.cells, diagnostic, prognostic, s.dtime, s.initial_run, s.metadata);
+  DiffusionInputs<Host> inputs;  // capture reads no grid tables
+  inputs.vertical = s.vertical;
+  inputs.metric = s.metric;
+  inputs.interpolation = s.interpolation;
+  inputs.edges = s.edges;
+  inputs.cells = s.cells;
+  const DiffusionSavepoint init = capture_diffusion_init(
+      s.config, s.grid, inputs, diagnostic, prognostic, s.dtime, s.initial_run, s.metadata);
   prognostic.vn(0, 0) += 1.0;  // run() updates in place; the savepoint keeps the old value
   EXPECT_EQ(init.prognostic.vn(0, 0), s.prognostic.vn(0, 0));
   expect_identical(s, init);
@@ -718,16 +723,12 @@ TEST(DiffusionSavepoint, ReplayOfACapturedCallReproducesItsOutputs) {
   const DeviceGrid<M> device_grid(grid);
   auto prognostic = mirror_copy<M>(inputs.prognostic);
   auto diagnostic = mirror_copy<M>(inputs.diagnostic);
-  const auto metric = mirror_copy<M>(inputs.metric);
-  const auto interpolation = mirror_copy<M>(inputs.interpolation);
-  const auto edges = mirror_copy<M>(inputs.edges);
-  const auto cells = mirror_copy<M>(inputs.cells);
-  Diffusion<Space> diffusion(inputs.config, device_grid, inputs.vertical, metric, interpolation,
-                             edges, cells);
+  const DiffusionSavepoint& as_init = inputs;
+  const DiffusionInputs<M> bundle = diffusion_inputs_from_savepoint(as_init, device_grid);
+  Diffusion<Space> diffusion(inputs.config, bundle);
   const DiffusionSavepoint init = capture_diffusion_init(
-      inputs.config, make_grid_reference(grid, "test:octahedron"), inputs.vertical, metric,
-      interpolation, edges, cells, diagnostic, prognostic, inputs.dtime, inputs.initial_run,
-      {{"date", "2021-06-20T12:00:10.000"}, {"rank", "0"}});
+      inputs.config, make_grid_reference(grid, "test:octahedron"), bundle, diagnostic, prognostic,
+      inputs.dtime, inputs.initial_run, {{"date", "2021-06-20T12:00:10.000"}, {"rank", "0"}});
   diffusion.run(diagnostic, prognostic, inputs.dtime, inputs.initial_run);
   Kokkos::fence();
   const DiffusionSavepoint exit = capture_diffusion_exit(init, diagnostic, prognostic);
@@ -743,9 +744,7 @@ TEST(DiffusionSavepoint, ReplayOfACapturedCallReproducesItsOutputs) {
   // Replay standalone from the files only.
   const DiffusionSavepoint r = read_diffusion_savepoint(init_path);
   check_same_grid(r.grid, device_grid);
-  Diffusion<Space> replay(r.config, device_grid, r.vertical, mirror_copy<M>(r.metric),
-                          mirror_copy<M>(r.interpolation), mirror_copy<M>(r.edges),
-                          mirror_copy<M>(r.cells));
+  Diffusion<Space> replay(r.config, diffusion_inputs_from_savepoint(r, device_grid));
   auto replay_prognostic = mirror_copy<M>(r.prognostic);
   auto replay_diagnostic = mirror_copy<M>(r.diagnostic);
   replay.run(replay_diagnostic, replay_prognostic, r.dtime, r.initial_run);

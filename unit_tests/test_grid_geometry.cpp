@@ -6,8 +6,8 @@
 #include "support/tiny_grids.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/grid_geometry.hpp>
 #include <icondiff/grid/grid_checks.hpp>
+#include <icondiff/grid/grid_geometry.hpp>
 #include <icondiff/io/grid_file.hpp>
 
 #include <gtest/gtest.h>

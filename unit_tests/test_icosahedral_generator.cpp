@@ -5,7 +5,7 @@
 #include "support/grid_files.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/grid_checks.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/io/grid_file.hpp>

@@ -5,9 +5,9 @@
 #include "support/tiny_grids.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/diffusion/initial_state.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/grid/limited_area.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include "support/tiny_grids.hpp"
 
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/edge_geometry.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
-#include <icondiff/geometry/sphere.hpp>
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/kokkos_compat.hpp>
 

@@ -15,12 +15,13 @@
 #include "support/grid_files.hpp"
 
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/geometry/metric_fields.hpp>
-#include <icondiff/geometry/sphere.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/grid/limited_area.hpp>
 #include <icondiff/io/grid_file.hpp>
+#include <icondiff/setup/diffusion_setup.hpp>
 
 #include <gtest/gtest.h>
 
@@ -624,11 +625,11 @@ TEST(MetricFields, CopyIntoTheGranuleMetricState) {
   const HostMetricFields m = metrics_on(k, mch_ch_r04b09_vertical_config(), mc);
   const DiffusionMetricState<Memory> s = make_diffusion_metric_state<Memory>(m);
   const std::size_t nc = k.grid.num_cells, nlev = m.num_levels();
-  EXPECT_EQ(s.theta_ref_mc.label(), "icondiff::metrics::theta_ref_mc");
-  EXPECT_EQ(s.wgtfac_c.label(), "icondiff::metrics::wgtfac_c");
-  EXPECT_EQ(s.zd_diffcoef.label(), "icondiff::metrics::zd_diffcoef");
-  EXPECT_EQ(s.zd_intcoef.label(), "icondiff::metrics::zd_intcoef");
-  EXPECT_EQ(s.zd_vertoffset.label(), "icondiff::metrics::zd_vertoffset");
+  EXPECT_EQ(s.theta_ref_mc.label(), "icondiff::inputs::theta_ref_mc");
+  EXPECT_EQ(s.wgtfac_c.label(), "icondiff::inputs::wgtfac_c");
+  EXPECT_EQ(s.zd_diffcoef.label(), "icondiff::inputs::zd_diffcoef");
+  EXPECT_EQ(s.zd_intcoef.label(), "icondiff::inputs::zd_intcoef");
+  EXPECT_EQ(s.zd_vertoffset.label(), "icondiff::inputs::zd_vertoffset");
   ASSERT_EQ(s.theta_ref_mc.extent(0), nc);
   ASSERT_EQ(s.theta_ref_mc.extent(1), nlev);
   ASSERT_EQ(s.wgtfac_c.extent(1), nlev + 1);

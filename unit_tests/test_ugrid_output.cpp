@@ -8,11 +8,11 @@
 #include "support/ugrid_pattern.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/diffusion/initial_state.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/grid/limited_area.hpp>
 #include <icondiff/io/ugrid_output.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <gtest/gtest.h>
 #include <netcdf.h>

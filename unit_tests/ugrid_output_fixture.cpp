@@ -7,12 +7,12 @@
 // Usage: ugrid_output_fixture OUTDIR. Exit code 1 with a message on any error.
 #include "support/ugrid_pattern.hpp"
 
-#include <icondiff/diffusion/initial_state.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 #include <icondiff/grid/limited_area.hpp>
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <cstdio>
 #include <exception>

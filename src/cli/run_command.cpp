@@ -9,19 +9,20 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
-#include <icondiff/diffusion/diffusion_setup.hpp>
 #include <icondiff/diffusion/diffusion_traffic.hpp>
-#include <icondiff/diffusion/initial_state.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/profiling/stream_bandwidth.hpp>
+#include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <ctime>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -63,79 +64,48 @@ struct RunOptions {
   double vn_noise = 1.0;
   double w_noise = 0.05;
   DiffusionConfig config = mch_ch_r04b09_config();
-  int hdiff_order = 5, itype_vn_diffu = 1, itype_t_diffu = 2, itype_sher = 2, iforcing = 3;
-  double nudge_max_coeff = 0.075;
+  /// One option per field of diffusion_config_fields() with a namelist variable, holding its ICON
+  /// namelist value (the slot of the field's kind); resolved_config() writes them into `config`.
+  /// A deque: the options are bound to its elements, which must not move.
+  struct NamelistOption {
+    const ConfigField* field = nullptr;
+    bool logical = false;
+    int integer = 0;
+    double real = 0.0;
+  };
+  std::deque<NamelistOption> namelist;
 };
 
-/// The namelist options, named as in ICON, bound to the configuration.
+/// The namelist options, named as in ICON, bound to the configuration: one per field of
+/// diffusion_config_fields() with a namelist variable ("--hdiff_order", ...), typed by its kind,
+/// defaulting to `o.config`'s value in namelist units (--nudge_max_coeff is the raw ICON value).
 void add_namelist_options(CLI::App& app, RunOptions& o) {
   const std::string group = "Diffusion settings (ICON namelist names)";
-  DiffusionConfig& c = o.config;
-  app.add_option("--hdiff_order", o.hdiff_order,
-                 "diffusion_nml: 5 = Smagorinsky + 4th-order background")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--lhdiff_vn", c.apply_to_horizontal_wind, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--lhdiff_w", c.apply_to_vertical_wind, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--lhdiff_temp", c.apply_to_temperature, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--lhdiff_smag_w", c.apply_smag_diff_to_vertical_wind,
-                 "diffusion_nml (must be false)")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--lsmag_3d", c.compute_3d_smag_coeff, "diffusion_nml (must be false)")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--itype_vn_diffu", o.itype_vn_diffu, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--itype_t_diffu", o.itype_t_diffu, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--hdiff_efdt_ratio", c.hdiff_efdt_ratio, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--hdiff_w_efdt_ratio", c.hdiff_w_efdt_ratio, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--hdiff_smag_fac", c.smagorinski_scaling_factor, "diffusion_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--hdiff_smag_fac2", c.smagorinski_scaling_factor2, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_fac3", c.smagorinski_scaling_factor3, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_fac4", c.smagorinski_scaling_factor4, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_z", c.smagorinski_scaling_height, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_z2", c.smagorinski_scaling_height2, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_z3", c.smagorinski_scaling_height3, "diffusion_nml")->group(group);
-  app.add_option("--hdiff_smag_z4", c.smagorinski_scaling_height4, "diffusion_nml")->group(group);
-  app.add_option("--l_zdiffu_t", c.apply_zdiffusion_t, "nonhydrostatic_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--ndyn_substeps", c.ndyn_substeps, "nonhydrostatic_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--denom_diffu_t", c.temperature_boundary_diffusion_denominator,
-                 "gridref_nml (unused)")
-      ->group(group);
-  app.add_option("--denom_diffu_v", c.velocity_boundary_diffusion_denominator, "gridref_nml")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--nudge_max_coeff", o.nudge_max_coeff,
-                 "interpol_nml (raw; ICON4Py scales it by 5)")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--itype_sher", o.itype_sher, "turbdiff_nml: 0, 1 or 2")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--iforcing", o.iforcing, "run_nml: 0 none, 2 AES, 3 NWP")
-      ->group(group)
-      ->capture_default_str();
-  app.add_option("--a_hshr", c.a_hshr, "turbdiff_nml")->group(group)->capture_default_str();
+  for (const ConfigField& field : diffusion_config_fields()) {
+    if (field.namelist == nullptr) continue;  // ICON-internal
+    RunOptions::NamelistOption& slot = o.namelist.emplace_back();
+    slot.field = &field;
+    const double value = field.namelist_value(o.config);
+    const std::string name = "--" + field.namelist_variable();
+    const std::string help = fmt::format("{}: {}", field.namelist_group(), field.help);
+    CLI::Option* option = nullptr;
+    switch (field.kind) {
+      case ConfigKind::Bool:
+        slot.logical = value != 0.0;
+        option = app.add_option(name, slot.logical, help);
+        break;
+      case ConfigKind::Enum:
+      case ConfigKind::Int:
+        slot.integer = static_cast<int>(value);
+        option = app.add_option(name, slot.integer, help);
+        break;
+      case ConfigKind::Real:
+        slot.real = value;
+        option = app.add_option(name, slot.real, help);
+        break;
+    }
+    option->group(group)->capture_default_str();
+  }
   const std::string vertical = "Vertical grid and topography";
   app.add_option("--top_height", o.top_height, "sleve_nml: model top (m)")
       ->group(vertical)
@@ -171,12 +141,15 @@ void add_namelist_options(CLI::App& app, RunOptions& o) {
 
 DiffusionConfig resolved_config(const RunOptions& o) {
   DiffusionConfig c = o.config;
-  c.diffusion_type = static_cast<DiffusionType>(o.hdiff_order);
-  c.type_vn_diffu = static_cast<SmagorinskyStencilType>(o.itype_vn_diffu);
-  c.type_t_diffu = static_cast<TemperatureDiscretizationType>(o.itype_t_diffu);
-  c.shear_type = static_cast<TurbulenceShearForcingType>(o.itype_sher);
-  c.iforcing = static_cast<ForcingType>(o.iforcing);
-  c.max_nudging_coefficient = 5.0 * o.nudge_max_coeff;
+  for (const RunOptions::NamelistOption& slot : o.namelist) {
+    const ConfigField& field = *slot.field;
+    switch (field.kind) {
+      case ConfigKind::Bool: field.set_namelist_value(c, slot.logical ? 1.0 : 0.0); break;
+      case ConfigKind::Enum:
+      case ConfigKind::Int: field.set_namelist_value(c, slot.integer); break;
+      case ConfigKind::Real: field.set_namelist_value(c, slot.real); break;
+    }
+  }
   c.validate();
   return c;
 }
@@ -256,7 +229,7 @@ int run_driver(const RunOptions& o) {
     steep += host.metrics.zd_diffcoef.data()[i] != 0.0;
   say(fmt::format("metrics     {} cell-levels get truly horizontal temperature diffusion\n",
                   steep));
-  const DeviceDiffusionInputs<M> device = to_device<M>(host);
+  const DiffusionInputs<M> inputs = make_diffusion_inputs<M>(host);
 
   JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = o.vn_noise;
@@ -265,14 +238,12 @@ int run_driver(const RunOptions& o) {
   const InitialState initial =
       jablonowski_williamson_state(g, host.metrics.z_ifc, host.metrics.z_mc, jw);
   DiffusionPrognosticState<M> prognostic = to_prognostic_state<M>(initial);
-  const std::size_t nc = g.num_cells, kh = nlev + 1;
-  DiffusionDiagnosticState<M> diagnostic{View2D<vp, M>("icondiff::driver::hdef_ic", nc, kh),
-                                         View2D<vp, M>("icondiff::driver::div_ic", nc, kh),
-                                         View2D<vp, M>("icondiff::driver::dwdx", nc, kh),
-                                         View2D<vp, M>("icondiff::driver::dwdy", nc, kh)};
-  Diffusion<Space> diffusion(config, device.grid, device.vertical, device.metric,
-                             device.interpolation, device.edges, device.cells, strategy);
-  diffusion.set_loop_schedule(parse_loop_schedule(o.schedule));
+  auto diagnostic =
+      allocate_state<DiffusionDiagnosticState, M>(inputs.sizes(), "icondiff::driver::");
+  DiffusionOptions<Space> options;
+  options.strategy = strategy;
+  options.schedule = parse_loop_schedule(o.schedule);
+  Diffusion<Space> diffusion(config, inputs, options);
   KernelTimers timers;
   diffusion.set_timers(&timers);
   const double setup_seconds =
@@ -309,9 +280,8 @@ int run_driver(const RunOptions& o) {
     const bool initial_run = step == 1;
     std::optional<DiffusionSavepoint> init;
     if (!o.savepoints.empty() && step == o.savepoint_step)
-      init = capture_diffusion_init(config, reference, device.vertical, device.metric,
-                                    device.interpolation, device.edges, device.cells, diagnostic,
-                                    prognostic, o.dtime, initial_run);
+      init = capture_diffusion_init(config, reference, inputs, diagnostic, prognostic, o.dtime,
+                                    initial_run);
     diffusion.run(diagnostic, prognostic, o.dtime, initial_run);
     if (init) {
       std::filesystem::create_directories(o.savepoints);

@@ -46,9 +46,9 @@ int run_verify(const VerifyOptions& o) {
              init.initial_run ? ", initial run" : "", source, o.strategy);
 
   const DeviceGrid<M> device(grid);
-  Diffusion<Space> diffusion(init.config, device, init.vertical, mirror_copy<M>(init.metric),
-                             mirror_copy<M>(init.interpolation), mirror_copy<M>(init.edges),
-                             mirror_copy<M>(init.cells), parse_strategy(o.strategy));
+  DiffusionOptions<Space> options;
+  options.strategy = parse_strategy(o.strategy);
+  Diffusion<Space> diffusion(init.config, diffusion_inputs_from_savepoint(init, device), options);
   auto prognostic = mirror_copy<M>(init.prognostic);
   auto diagnostic = mirror_copy<M>(init.diagnostic);
   diffusion.run(diagnostic, prognostic, init.dtime, init.initial_run);

@@ -15,24 +15,6 @@ DiffusionStrategy parse_strategy(const std::string& name) {
   throw ConfigError("diffusion strategy '" + name + "' is unknown: expected 'fused' or 'unfused'");
 }
 
-const char* to_string(LoopSchedule schedule) {
-  switch (schedule) {
-    case LoopSchedule::MDRange: return "mdrange";
-    case LoopSchedule::Flat: return "flat";
-    case LoopSchedule::PointsOuter: return "points-outer";
-    case LoopSchedule::LevelChunks: return "level-chunks";
-  }
-  return "?";
-}
-
-LoopSchedule parse_loop_schedule(const std::string& name) {
-  for (const auto s : {LoopSchedule::MDRange, LoopSchedule::Flat, LoopSchedule::PointsOuter,
-                       LoopSchedule::LevelChunks})
-    if (name == to_string(s)) return s;
-  throw ConfigError("loop schedule '" + name +
-                    "' is unknown: expected mdrange, flat, points-outer or level-chunks");
-}
-
 #define ICONDIFF_INSTANTIATE_DIFFUSION(SPACE) template class Diffusion<SPACE>;
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_DIFFUSION)
 

@@ -1,8 +1,6 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -29,34 +27,6 @@ DiffusionParams derive_diffusion_params(const DiffusionConfig& config) {
   p.fac_bdydiff_v = std::sqrt(n) / config.velocity_boundary_diffusion_denominator;
   p.rd_o_cvd = gas_constant_dry_air / (cpd - gas_constant_dry_air);
   return p;
-}
-
-void VerticalGrid::validate() const {
-  if (vct_a.size() < 2)
-    throw ConfigError(
-        fmt::format("vertical grid: vct_a has {} values, expected nlev + 1 >= 2", vct_a.size()));
-  for (std::size_t k = 0; k < vct_a.size(); ++k) {
-    if (!std::isfinite(vct_a[k]))
-      throw ConfigError(fmt::format("vertical grid: vct_a[{}] = {} is not finite", k, vct_a[k]));
-    if (k > 0 && !(vct_a[k] < vct_a[k - 1]))
-      throw ConfigError(fmt::format(
-          "vertical grid: vct_a must decrease from the model top (index 0) to the surface, but "
-          "vct_a[{}] = {} >= vct_a[{}] = {}",
-          k, vct_a[k], k - 1, vct_a[k - 1]));
-  }
-  const int nrd = end_index_of_damping_layer;
-  if (nrd < 0 || nrd > num_levels() - 1)
-    throw ConfigError(fmt::format(
-        "vertical grid: end_index_of_damping_layer (nrd) = {} is outside [0, nlev - 1 = {}] "
-        "(diff_multfac_n2w reads vct_a[nrd + 1])",
-        nrd, num_levels() - 1));
-}
-
-int end_index_of_damping_layer(const std::vector<double>& vct_a, double rayleigh_damping_height) {
-  int nrd = 0;
-  for (std::size_t kh = 0; kh < vct_a.size(); ++kh)
-    if (vct_a[kh] >= rayleigh_damping_height) nrd = static_cast<int>(kh);
-  return nrd;
 }
 
 DiffusionProfiles compute_diffusion_profiles(const DiffusionConfig& config,

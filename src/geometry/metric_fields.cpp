@@ -3,9 +3,9 @@
 // mo_vertical_grid.f90) where ICON4Py leaves a detail open. See docs/dev/metrics.md for formulas
 // and ranges.
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/geometry/metric_fields.hpp>
-#include <icondiff/geometry/sphere.hpp>
 
 #include <fmt/format.h>
 
@@ -83,15 +83,6 @@ void require_grid(const Grid& grid, bool geometry) {
 }
 
 }  // namespace
-
-namespace metrics_detail {
-void check_shape(const char* name, std::size_t rows, std::size_t cols, std::size_t want_rows,
-                 std::size_t want_cols) {
-  if (rows != want_rows || cols != want_cols)
-    throw InvalidArgument(fmt::format("metric state: {} is ({}, {}), expected ({}, {})", name, rows,
-                                      cols, want_rows, want_cols));
-}
-}  // namespace metrics_detail
 
 // ---- Configuration ------------------------------------------------------------------------------
 

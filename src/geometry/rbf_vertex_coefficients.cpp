@@ -17,8 +17,8 @@
 // Missing V2E slots are compressed away before the solve, so the system of a pentagon is 5x5 and
 // a missing slot anywhere in the row (LAM files do not keep them at the end) gets weight 0.
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
-#include <icondiff/geometry/sphere.hpp>
 #include <icondiff/kokkos_compat.hpp>
 
 #include <fmt/format.h>

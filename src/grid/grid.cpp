@@ -20,7 +20,8 @@ void compute_grid_zones(Grid& grid) {
       throw GridError(std::string("refin_ctrl of the ") + to_string(location) + "s has " +
                       std::to_string(refin.size()) + " values for " +
                       std::to_string(grid.size(location)) + " points");
-    grid.zones[static_cast<int>(location)] = compute_zones(location, refin);
+    grid.zones[static_cast<int>(location)] =
+        compute_zones(location, refin, grid.halo_level[static_cast<int>(location)]);
   }
   grid.limited_area = has_lateral_boundary(Location::Cell, grid.refin_ctrl[0]);
 }

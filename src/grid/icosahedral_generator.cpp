@@ -24,8 +24,8 @@
 #include "vertex_tables.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/grid_geometry.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
+#include <icondiff/grid/grid_geometry.hpp>
 #include <icondiff/grid/icosahedral_generator.hpp>
 
 #include <fmt/format.h>

@@ -10,8 +10,8 @@
 #include "vertex_tables.hpp"
 
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/grid_geometry.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
+#include <icondiff/grid/grid_geometry.hpp>
 #include <icondiff/grid/limited_area.hpp>
 
 #include <fmt/format.h>

@@ -1,7 +1,6 @@
 // The vertical grid factory: ICON's analytic vct_a (mo_init_vgrid.f90 init_sleve_coord,
 // itype_laydistr = 1) as ICON4Py computes it (grid/vertical.py _compute_vct_a_and_vct_b), with
-// ICON's 1-based indices translated to 0-based ones. VerticalGrid::validate and
-// end_index_of_damping_layer live in src/diffusion/diffusion_params.cpp.
+// ICON's 1-based indices translated to 0-based ones, and the checks and indices of VerticalGrid.
 #include <icondiff/core/error.hpp>
 #include <icondiff/grid/vertical_grid.hpp>
 
@@ -215,6 +214,34 @@ std::vector<double> compute_vct_a(const VerticalGridConfig& config) {
           describe(), k - 1, vct_a[k - 1], k, vct_a[k]));
   }
   return vct_a;
+}
+
+void VerticalGrid::validate() const {
+  if (vct_a.size() < 2)
+    throw ConfigError(
+        fmt::format("vertical grid: vct_a has {} values, expected nlev + 1 >= 2", vct_a.size()));
+  for (std::size_t k = 0; k < vct_a.size(); ++k) {
+    if (!std::isfinite(vct_a[k]))
+      throw ConfigError(fmt::format("vertical grid: vct_a[{}] = {} is not finite", k, vct_a[k]));
+    if (k > 0 && !(vct_a[k] < vct_a[k - 1]))
+      throw ConfigError(fmt::format(
+          "vertical grid: vct_a must decrease from the model top (index 0) to the surface, but "
+          "vct_a[{}] = {} >= vct_a[{}] = {}",
+          k, vct_a[k], k - 1, vct_a[k - 1]));
+  }
+  const int nrd = end_index_of_damping_layer;
+  if (nrd < 0 || nrd > num_levels() - 1)
+    throw ConfigError(fmt::format(
+        "vertical grid: end_index_of_damping_layer (nrd) = {} is outside [0, nlev - 1 = {}] "
+        "(diff_multfac_n2w reads vct_a[nrd + 1])",
+        nrd, num_levels() - 1));
+}
+
+int end_index_of_damping_layer(const std::vector<double>& vct_a, double rayleigh_damping_height) {
+  int nrd = 0;
+  for (std::size_t kh = 0; kh < vct_a.size(); ++kh)
+    if (vct_a[kh] >= rayleigh_damping_height) nrd = static_cast<int>(kh);
+  return nrd;
 }
 
 int end_index_of_flat_layer(const std::vector<double>& vct_a, double flat_height) {

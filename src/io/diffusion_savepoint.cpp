@@ -75,131 +75,38 @@ bool is_output(Group g) {
   return g == Group::Prognostic || g == Group::Diagnostic;
 }
 
-/// Calls f(info, view) for every field of a savepoint (const or not), in file order.
+/// The file description of a state field: netCDF dimensions from the field list's location,
+/// neighbour dimension and levels.
+FieldInfo info_of(const FieldSpec& spec, Group group) {
+  FieldInfo info{spec.name,
+                 group,
+                 {},
+                 spec.units,
+                 spec.long_name,
+                 spec.icon_name,
+                 spec.icon4py_name,
+                 spec.presence == Presence::ZDiffusion};
+  if (spec.levels == Levels::Full) info.dims.push_back("nlev");
+  if (spec.levels == Levels::Half) info.dims.push_back("nlev_half");
+  if (spec.neighbours != Neighbours::None) info.dims.push_back(to_string(spec.neighbours));
+  info.dims.push_back(to_string(spec.location));
+  return info;
+}
+
+/// Calls f(info, view) for every field of a savepoint (const or not), in file order: the state
+/// structs' field lists, outputs first.
 template <class Savepoint, class F>
 void for_each_field(Savepoint& s, F&& f) {
-  using G = Group;
-  // clang-format off
-  static const FieldInfo info[] = {
-    {"vn", G::Prognostic, {"nlev", "edge"}, "m s-1", "normal velocity component at edge midpoints",
-     "p_nh_state%prog%vn", "PrognosticState.vn"},
-    {"w", G::Prognostic, {"nlev_half", "cell"}, "m s-1", "vertical velocity at half levels",
-     "p_nh_state%prog%w", "PrognosticState.w"},
-    {"theta_v", G::Prognostic, {"nlev", "cell"}, "K", "virtual potential temperature",
-     "p_nh_state%prog%theta_v", "PrognosticState.theta_v"},
-    {"exner", G::Prognostic, {"nlev", "cell"}, "1", "Exner pressure",
-     "p_nh_state%prog%exner", "PrognosticState.exner"},
-    {"hdef_ic", G::Diagnostic, {"nlev_half", "cell"}, "s-2",
-     "squared horizontal wind deformation at half levels", "p_nh_state%diag%hdef_ic",
-     "DiffusionDiagnosticState.hdef_ic"},
-    {"div_ic", G::Diagnostic, {"nlev_half", "cell"}, "s-1",
-     "horizontal wind divergence at half levels", "p_nh_state%diag%div_ic",
-     "DiffusionDiagnosticState.div_ic"},
-    {"dwdx", G::Diagnostic, {"nlev_half", "cell"}, "s-1",
-     "eastward derivative of w at half levels", "p_nh_state%diag%dwdx",
-     "DiffusionDiagnosticState.dwdx"},
-    {"dwdy", G::Diagnostic, {"nlev_half", "cell"}, "s-1",
-     "northward derivative of w at half levels", "p_nh_state%diag%dwdy",
-     "DiffusionDiagnosticState.dwdy"},
-    {"theta_ref_mc", G::Metric, {"nlev", "cell"}, "K",
-     "reference virtual potential temperature at full levels", "p_nh_state%metrics%theta_ref_mc",
-     "DiffusionMetricState.theta_ref_mc"},
-    {"wgtfac_c", G::Metric, {"nlev_half", "cell"}, "1",
-     "weight of level k in the interpolation to half level k", "p_nh_state%metrics%wgtfac_c",
-     "DiffusionMetricState.wgtfac_c"},
-    {"zd_vertoffset", G::Metric, {"nlev", "c2e2c", "cell"}, "1",
-     "level offset k' - k of the neighbour level used by truly horizontal temperature diffusion",
-     "p_nh_state%metrics%zd_vertidx (absolute levels of a point list; here dense and relative)",
-     "DiffusionMetricState.zd_vertoffset", true},
-    {"zd_diffcoef", G::Metric, {"nlev", "cell"}, "1",
-     "coefficient of truly horizontal temperature diffusion (0: none)",
-     "p_nh_state%metrics%zd_diffcoef (point list; here dense)",
-     "DiffusionMetricState.zd_diffcoef", true},
-    {"zd_intcoef", G::Metric, {"nlev", "c2e2c", "cell"}, "1",
-     "weight of level k + zd_vertoffset (1 - weight: the level below) at the neighbour",
-     "p_nh_state%metrics%zd_intcoef (point list; here dense)",
-     "DiffusionMetricState.zd_intcoef", true},
-    {"e_bln_c_s", G::Interpolation, {"c2e", "cell"}, "1",
-     "bilinear interpolation weights from edges to the cell centre", "p_int_state%e_bln_c_s",
-     "DiffusionInterpolationState.e_bln_c_s"},
-    {"rbf_coeff_1", G::Interpolation, {"v2e", "vertex"}, "1",
-     "RBF reconstruction weights of the eastward wind at vertices",
-     "p_int_state%rbf_vec_coeff_v(1,:,:,:)", "DiffusionInterpolationState.rbf_coeff_1"},
-    {"rbf_coeff_2", G::Interpolation, {"v2e", "vertex"}, "1",
-     "RBF reconstruction weights of the northward wind at vertices",
-     "p_int_state%rbf_vec_coeff_v(2,:,:,:)", "DiffusionInterpolationState.rbf_coeff_2"},
-    {"geofac_div", G::Interpolation, {"c2e", "cell"}, "m-1", "geometric factors of the divergence",
-     "p_int_state%geofac_div", "DiffusionInterpolationState.geofac_div"},
-    {"geofac_n2s", G::Interpolation, {"c2e2co", "cell"}, "m-2",
-     "geometric factors of the scalar Laplacian (slot 0: the cell itself)",
-     "p_int_state%geofac_n2s", "DiffusionInterpolationState.geofac_n2s"},
-    {"geofac_grg_x", G::Interpolation, {"c2e2co", "cell"}, "m-1",
-     "Green-Gauss gradient factors, eastward (slot 0: the cell itself)",
-     "p_int_state%geofac_grg(:,:,:,1)", "DiffusionInterpolationState.geofac_grg_x"},
-    {"geofac_grg_y", G::Interpolation, {"c2e2co", "cell"}, "m-1",
-     "Green-Gauss gradient factors, northward (slot 0: the cell itself)",
-     "p_int_state%geofac_grg(:,:,:,2)", "DiffusionInterpolationState.geofac_grg_y"},
-    {"nudgecoeff_e", G::Interpolation, {"edge"}, "1", "lateral boundary nudging coefficient",
-     "p_int_state%nudgecoeff_e", "DiffusionInterpolationState.nudgecoeff_e"},
-    {"tangent_orientation", G::Edge, {"edge"}, "1", "orientation of the edge tangent (+1 or -1)",
-     "p_patch%edges%tangent_orientation", "EdgeParams.tangent_orientation"},
-    {"inverse_primal_edge_lengths", G::Edge, {"edge"}, "m-1", "inverse primal edge length",
-     "p_patch%edges%inv_primal_edge_length", "EdgeParams.inverse_primal_edge_lengths"},
-    {"inverse_vertex_vertex_lengths", G::Edge, {"edge"}, "m-1",
-     "inverse distance between the two far vertices of the edge diamond",
-     "p_patch%edges%inv_vert_vert_length", "EdgeParams.inverse_vertex_vertex_lengths"},
-    {"inverse_dual_edge_lengths", G::Edge, {"edge"}, "m-1", "inverse dual edge length",
-     "p_patch%edges%inv_dual_edge_length", "EdgeParams.inverse_dual_edge_lengths"},
-    {"edge_areas", G::Edge, {"edge"}, "m2", "area of the edge diamond",
-     "p_patch%edges%area_edge", "EdgeParams.edge_areas"},
-    {"primal_normal_vert_x", G::Edge, {"e2c2v", "edge"}, "1",
-     "primal normal at the diamond vertices, eastward component",
-     "p_patch%edges%primal_normal_vert(:,:,1:4)%v1", "EdgeParams.primal_normal_vert[0]"},
-    {"primal_normal_vert_y", G::Edge, {"e2c2v", "edge"}, "1",
-     "primal normal at the diamond vertices, northward component",
-     "p_patch%edges%primal_normal_vert(:,:,1:4)%v2", "EdgeParams.primal_normal_vert[1]"},
-    {"dual_normal_vert_x", G::Edge, {"e2c2v", "edge"}, "1",
-     "dual normal at the diamond vertices, eastward component",
-     "p_patch%edges%dual_normal_vert(:,:,1:4)%v1", "EdgeParams.dual_normal_vert[0]"},
-    {"dual_normal_vert_y", G::Edge, {"e2c2v", "edge"}, "1",
-     "dual normal at the diamond vertices, northward component",
-     "p_patch%edges%dual_normal_vert(:,:,1:4)%v2", "EdgeParams.dual_normal_vert[1]"},
-    {"cell_area", G::Cell, {"cell"}, "m2", "cell area", "p_patch%cells%area", "CellParams.area"},
+  const auto in_group = [&f](Group group) {
+    return [&f, group](const FieldSpec& spec, auto& view) { f(info_of(spec, group), view); };
   };
-  // clang-format on
-  int i = 0;
-  f(info[i++], s.prognostic.vn);
-  f(info[i++], s.prognostic.w);
-  f(info[i++], s.prognostic.theta_v);
-  f(info[i++], s.prognostic.exner);
-  f(info[i++], s.diagnostic.hdef_ic);
-  f(info[i++], s.diagnostic.div_ic);
-  f(info[i++], s.diagnostic.dwdx);
-  f(info[i++], s.diagnostic.dwdy);
-  f(info[i++], s.metric.theta_ref_mc);
-  f(info[i++], s.metric.wgtfac_c);
-  f(info[i++], s.metric.zd_vertoffset);
-  f(info[i++], s.metric.zd_diffcoef);
-  f(info[i++], s.metric.zd_intcoef);
-  f(info[i++], s.interpolation.e_bln_c_s);
-  f(info[i++], s.interpolation.rbf_coeff_1);
-  f(info[i++], s.interpolation.rbf_coeff_2);
-  f(info[i++], s.interpolation.geofac_div);
-  f(info[i++], s.interpolation.geofac_n2s);
-  f(info[i++], s.interpolation.geofac_grg_x);
-  f(info[i++], s.interpolation.geofac_grg_y);
-  f(info[i++], s.interpolation.nudgecoeff_e);
-  f(info[i++], s.edges.tangent_orientation);
-  f(info[i++], s.edges.inverse_primal_edge_lengths);
-  f(info[i++], s.edges.inverse_vertex_vertex_lengths);
-  f(info[i++], s.edges.inverse_dual_edge_lengths);
-  f(info[i++], s.edges.edge_areas);
-  f(info[i++], s.edges.primal_normal_vert_x);
-  f(info[i++], s.edges.primal_normal_vert_y);
-  f(info[i++], s.edges.dual_normal_vert_x);
-  f(info[i++], s.edges.dual_normal_vert_y);
-  f(info[i++], s.cells.area);
-  static_assert(sizeof(info) / sizeof(info[0]) == 31, "one FieldInfo per field");
+  using H = Kokkos::HostSpace;
+  DiffusionPrognosticState<H>::for_each_field(in_group(Group::Prognostic), s.prognostic);
+  DiffusionDiagnosticState<H>::for_each_field(in_group(Group::Diagnostic), s.diagnostic);
+  DiffusionMetricState<H>::for_each_field(in_group(Group::Metric), s.metric);
+  DiffusionInterpolationState<H>::for_each_field(in_group(Group::Interpolation), s.interpolation);
+  DiffusionEdgeParams<H>::for_each_field(in_group(Group::Edge), s.edges);
+  DiffusionCellParams<H>::for_each_field(in_group(Group::Cell), s.cells);
 }
 
 /// Whether a field belongs in a savepoint of `kind` with `config`, and whether it must be there.
@@ -259,116 +166,11 @@ const char* precision_of(nc_type type) {
   return type == NC_INT ? "int" : type == NC_FLOAT ? "float32" : "float64";
 }
 
-// ---- Configuration table ----------------------------------------------------------------------
+// ---- Configuration ----------------------------------------------------------------------------
 
-enum class ConfigKind { Enum, Bool, Int, Real };
-
-/// One DiffusionConfig field as the global attribute "config.<name>".
-struct ConfigAttribute {
-  std::string name;
-  const char* namelist;
-  ConfigKind kind;
-  const char* enum_type = "";
-  std::vector<std::pair<long long, const char*>> values;  ///< Enum: every defined value
-  std::function<long long(const DiffusionConfig&)> get_int;
-  std::function<void(DiffusionConfig&, long long)> set_int;
-  // Through an alias: nvcc's host pass warns about parentheses on the bare member-pointer form.
-  using RealMember = double DiffusionConfig::*;
-  RealMember real = nullptr;
-};
-
-template <class E>
-ConfigAttribute config_enum(const char* name, const char* namelist, const char* type,
-                            E DiffusionConfig::*member,
-                            std::vector<std::pair<long long, const char*>> values) {
-  ConfigAttribute a{name, namelist, ConfigKind::Enum, type, std::move(values), {}, {}, nullptr};
-  a.get_int = [member](const DiffusionConfig& c) { return static_cast<long long>(c.*member); };
-  a.set_int = [member](DiffusionConfig& c, long long v) { c.*member = static_cast<E>(v); };
-  return a;
-}
-
-ConfigAttribute config_bool(const char* name, const char* namelist, bool DiffusionConfig::*member) {
-  ConfigAttribute a{name, namelist, ConfigKind::Bool, "", {}, {}, {}, nullptr};
-  a.get_int = [member](const DiffusionConfig& c) { return c.*member ? 1LL : 0LL; };
-  a.set_int = [member](DiffusionConfig& c, long long v) { c.*member = v != 0; };
-  return a;
-}
-
-ConfigAttribute config_int(const char* name, const char* namelist, int DiffusionConfig::*member) {
-  ConfigAttribute a{name, namelist, ConfigKind::Int, "", {}, {}, {}, nullptr};
-  a.get_int = [member](const DiffusionConfig& c) { return static_cast<long long>(c.*member); };
-  a.set_int = [member](DiffusionConfig& c, long long v) { c.*member = static_cast<int>(v); };
-  return a;
-}
-
-ConfigAttribute config_real(const char* name, const char* namelist,
-                            double DiffusionConfig::*member) {
-  return ConfigAttribute{name, namelist, ConfigKind::Real, "", {}, {}, {}, member};
-}
-
-/// Every DiffusionConfig field, in declaration order. The enum values are ICON's namelist
-/// integers (diffusion_config.hpp); docs/dev/savepoints.md lists them.
-const std::vector<ConfigAttribute>& config_attributes() {
-  using C = DiffusionConfig;
-  static const std::vector<ConfigAttribute> table = {
-      config_enum("diffusion_type", "diffusion_nml:hdiff_order", "DiffusionType",
-                  &C::diffusion_type,
-                  {{-1, "no diffusion"},
-                   {2, "linear 2nd order"},
-                   {3, "Smagorinsky without background diffusion"},
-                   {4, "linear 4th order"},
-                   {5, "Smagorinsky with 4th-order background diffusion"}}),
-      config_bool("apply_to_vertical_wind", "diffusion_nml:lhdiff_w", &C::apply_to_vertical_wind),
-      config_bool("apply_to_horizontal_wind", "diffusion_nml:lhdiff_vn",
-                  &C::apply_to_horizontal_wind),
-      config_bool("apply_to_temperature", "diffusion_nml:lhdiff_temp", &C::apply_to_temperature),
-      config_bool("apply_smag_diff_to_vertical_wind", "diffusion_nml:lhdiff_smag_w",
-                  &C::apply_smag_diff_to_vertical_wind),
-      config_bool("compute_3d_smag_coeff", "diffusion_nml:lsmag_3d", &C::compute_3d_smag_coeff),
-      config_enum("type_vn_diffu", "diffusion_nml:itype_vn_diffu", "SmagorinskyStencilType",
-                  &C::type_vn_diffu, {{1, "diamond vertices"}, {2, "cells and vertices"}}),
-      config_enum("type_t_diffu", "diffusion_nml:itype_t_diffu", "TemperatureDiscretizationType",
-                  &C::type_t_diffu,
-                  {{1, "homogeneous (K Lap theta)"}, {2, "heterogeneous (div(K grad theta))"}}),
-      config_real("hdiff_efdt_ratio", "diffusion_nml:hdiff_efdt_ratio", &C::hdiff_efdt_ratio),
-      config_real("hdiff_w_efdt_ratio", "diffusion_nml:hdiff_w_efdt_ratio", &C::hdiff_w_efdt_ratio),
-      config_real("smagorinski_scaling_factor", "diffusion_nml:hdiff_smag_fac",
-                  &C::smagorinski_scaling_factor),
-      config_real("smagorinski_scaling_factor2", "diffusion_nml:hdiff_smag_fac2",
-                  &C::smagorinski_scaling_factor2),
-      config_real("smagorinski_scaling_factor3", "diffusion_nml:hdiff_smag_fac3",
-                  &C::smagorinski_scaling_factor3),
-      config_real("smagorinski_scaling_factor4", "diffusion_nml:hdiff_smag_fac4",
-                  &C::smagorinski_scaling_factor4),
-      config_real("smagorinski_scaling_height", "diffusion_nml:hdiff_smag_z",
-                  &C::smagorinski_scaling_height),
-      config_real("smagorinski_scaling_height2", "diffusion_nml:hdiff_smag_z2",
-                  &C::smagorinski_scaling_height2),
-      config_real("smagorinski_scaling_height3", "diffusion_nml:hdiff_smag_z3",
-                  &C::smagorinski_scaling_height3),
-      config_real("smagorinski_scaling_height4", "diffusion_nml:hdiff_smag_z4",
-                  &C::smagorinski_scaling_height4),
-      config_bool("apply_zdiffusion_t", "nonhydrostatic_nml:l_zdiffu_t", &C::apply_zdiffusion_t),
-      config_int("ndyn_substeps", "nonhydrostatic_nml:ndyn_substeps", &C::ndyn_substeps),
-      config_real("temperature_boundary_diffusion_denominator", "gridref_nml:denom_diffu_t",
-                  &C::temperature_boundary_diffusion_denominator),
-      config_real("velocity_boundary_diffusion_denominator", "gridref_nml:denom_diffu_v",
-                  &C::velocity_boundary_diffusion_denominator),
-      config_real("max_nudging_coefficient", "5 x interpol_nml:nudge_max_coeff",
-                  &C::max_nudging_coefficient),
-      config_enum("shear_type", "turbdiff_nml:itype_sher", "TurbulenceShearForcingType",
-                  &C::shear_type,
-                  {{0, "vertical shear of the horizontal wind"},
-                   {1, "plus horizontal shear of the horizontal wind"},
-                   {2, "plus horizontal shear of the vertical wind"},
-                   {3, "as 1 with separate horizontal shear (ltkeshs)"}}),
-      config_enum("iforcing", "run_nml:iforcing", "ForcingType", &C::iforcing,
-                  {{0, "no forcing"}, {2, "AES"}, {3, "NWP"}}),
-      config_real("a_hshr", "turbdiff_nml:a_hshr", &C::a_hshr),
-      config_bool("loutshs", "ICON internal", &C::loutshs),
-  };
-  return table;
-}
+// Every DiffusionConfig field is the global attribute "config.<name>", in the order of
+// diffusion_config_fields() (diffusion_config.hpp): enums (ICON's namelist integers), bools (0/1)
+// and ints as int, reals as double. docs/dev/savepoints.md lists them.
 
 std::string config_attribute_name(const std::string& field) {
   return "config." + field;
@@ -515,12 +317,12 @@ void write_file(const std::string& path, const DiffusionSavepoint& s, io::Netcdf
   }
   nc.integer("", "vertical.end_index_of_damping_layer", s.vertical.end_index_of_damping_layer);
 
-  for (const ConfigAttribute& a : config_attributes()) {
-    const std::string name = config_attribute_name(a.name);
-    if (a.kind == ConfigKind::Real)
-      nc.number("", name, s.config.*a.real);
+  for (const ConfigField& field : diffusion_config_fields()) {
+    const std::string name = config_attribute_name(field.name);
+    if (field.kind == ConfigKind::Real)
+      nc.number("", name, field.get(s.config));
     else
-      nc.integer("", name, static_cast<int>(a.get_int(s.config)));
+      nc.integer("", name, static_cast<int>(field.get(s.config)));
   }
   for (const auto& [key, value] : s.metadata) nc.text("", "metadata." + key, value);
 
@@ -587,31 +389,31 @@ std::string text_attribute(const NetcdfReader& f, const std::string& name) {
 
 DiffusionConfig read_config(const NetcdfReader& f) {
   DiffusionConfig c;
-  for (const ConfigAttribute& a : config_attributes()) {
-    const std::string name = config_attribute_name(a.name);
-    switch (a.kind) {
-      case ConfigKind::Real: c.*a.real = real_attribute(f, name); break;
-      case ConfigKind::Bool: a.set_int(c, bool_attribute(f, name) ? 1 : 0); break;
+  for (const ConfigField& field : diffusion_config_fields()) {
+    const std::string name = config_attribute_name(field.name);
+    switch (field.kind) {
+      case ConfigKind::Real: field.set(c, real_attribute(f, name)); break;
+      case ConfigKind::Bool: field.set(c, bool_attribute(f, name) ? 1 : 0); break;
       case ConfigKind::Int: {
         const long long v = int_attribute(f, name);
         if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
           f.fail(name, -1, fmt::format("= {} does not fit a 32-bit integer", v));
-        a.set_int(c, v);
+        field.set(c, static_cast<double>(v));
         break;
       }
       case ConfigKind::Enum: {
         const long long v = int_attribute(f, name);
-        const bool known = std::any_of(a.values.begin(), a.values.end(),
-                                       [v](const auto& p) { return p.first == v; });
+        const bool known = std::any_of(field.values.begin(), field.values.end(),
+                                       [v](const ConfigEnumValue& e) { return e.value == v; });
         if (!known) {
           std::vector<std::string> allowed;
-          for (const auto& [value, meaning] : a.values)
-            allowed.push_back(fmt::format("{} ({})", value, meaning));
+          for (const ConfigEnumValue& e : field.values)
+            allowed.push_back(fmt::format("{} ({})", e.value, e.meaning));
           f.fail(name, -1,
                  fmt::format("= {} is not a value of {} (ICON {}); the encoding is {}", v,
-                             a.enum_type, a.namelist, fmt::join(allowed, ", ")));
+                             field.enum_type, field.icon_label(), fmt::join(allowed, ", ")));
         }
-        a.set_int(c, v);
+        field.set(c, static_cast<double>(v));
         break;
       }
     }
@@ -626,8 +428,8 @@ DiffusionConfig read_config(const NetcdfReader& f) {
     if (message.rfind(prefix, 0) == 0) {
       const std::string field =
           message.substr(prefix.size(), message.find(' ', prefix.size()) - prefix.size());
-      for (const ConfigAttribute& a : config_attributes())
-        if (a.name == field) variable = config_attribute_name(field);
+      for (const ConfigField& entry : diffusion_config_fields())
+        if (entry.name == field) variable = config_attribute_name(field);
     }
     f.fail(variable, -1, fmt::format("the configuration is rejected: {}", message));
   }

@@ -8,7 +8,7 @@
 //    own output. standard_name only where the CF table has one (a made-up one breaks
 //    conformance); long_name and units always.
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 
 #include "netcdf_file.hpp"

@@ -7,6 +7,7 @@
 #include "reference/diffusion_reference.hpp"
 
 #include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/vertical_grid.hpp>
 
@@ -114,17 +115,13 @@ inline reference::GranuleConfig reference_config(const DiffusionConfig& c, const
   return r;
 }
 
+/// The library's input bundle holding copies of the reference's inputs, on `grid`.
 template <class M>
-struct DeviceGranuleInputs {
-  DiffusionMetricState<M> metric;
-  DiffusionInterpolationState<M> interpolation;
-  DiffusionEdgeParams<M> edges;
-  DiffusionCellParams<M> cells;
-};
-
-template <class M>
-DeviceGranuleInputs<M> to_device(const reference::GranuleInputs& in) {
-  DeviceGranuleInputs<M> d;
+DiffusionInputs<M> to_device(const reference::GranuleInputs& in, const DeviceGrid<M>& grid,
+                             const VerticalGrid& vertical) {
+  DiffusionInputs<M> d;
+  d.grid = grid;
+  d.vertical = vertical;
   d.metric.theta_ref_mc = to_device<vp, M>(in.theta_ref_mc, "theta_ref_mc");
   d.metric.wgtfac_c = to_device<vp, M>(in.wgtfac_c, "wgtfac_c");
   d.metric.zd_vertoffset = to_device<int, M>(in.zd_vertoffset, "zd_vertoffset");
@@ -153,7 +150,7 @@ DeviceGranuleInputs<M> to_device(const reference::GranuleInputs& in) {
       table_to_device<wp, M>(in.primal_normal_vert_y, "primal_normal_vert_y");
   d.edges.dual_normal_vert_x = table_to_device<wp, M>(in.dual_normal_vert_x, "dual_normal_vert_x");
   d.edges.dual_normal_vert_y = table_to_device<wp, M>(in.dual_normal_vert_y, "dual_normal_vert_y");
-  d.cells.area = vector_to_device<wp, M>(in.cell_area, "area");
+  d.cells.cell_area = vector_to_device<wp, M>(in.cell_area, "cell_area");
   return d;
 }
 

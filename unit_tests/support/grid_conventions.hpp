@@ -3,7 +3,7 @@
 // they test compute_grid_geometry's output instead of repeating its formulas.
 #pragma once
 
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/grid.hpp>
 
 #include <gtest/gtest.h>

@@ -1,10 +1,13 @@
-// The halo-exchange interface the granule calls at its exchange points (diffusion_spec.md §3.0,
-// X1-X6). On one rank it does nothing (SingleNodeExchange); the MPI implementation plugs in here.
-// start()/wait() let the vn exchange overlap the w diffusion (X4a/X4b), as ICON does.
+// The halo-exchange interface the granules call at their exchange points (diffusion_spec.md
+// §3.0, X1-X6). On one rank it does nothing (SingleNodeExchange); the MPI implementation plugs in
+// here. start() returns a handle and wait(handle) completes that exchange, so several exchanges
+// can be in flight (the vn exchange X4a overlaps the w diffusion, as in ICON; the dycore
+// overlaps more). start() takes the execution space instance the fields were written on, so an
+// implementation can pack on that instance instead of fencing the whole device.
 #pragma once
 
+#include <icondiff/core/location.hpp>
 #include <icondiff/core/types.hpp>
-#include <icondiff/grid/location.hpp>
 
 #include <cstddef>
 
@@ -16,40 +19,51 @@ struct HaloField {
   std::size_t points = 0;
   std::size_t levels = 0;
   std::size_t element_size = 0;  ///< sizeof(float) or sizeof(double)
+  /// Elements between consecutive levels (>= points; > points for padded external memory).
+  std::size_t leading_dimension = 0;
 };
 
 template <class View>
 HaloField halo_field(const View& view) {
   return {static_cast<void*>(view.data()), view.extent(0), view.extent(1),
-          sizeof(typename View::value_type)};
+          sizeof(typename View::value_type), View::rank > 1 ? view.stride(1) : view.extent(0)};
 }
 
-template <class MemorySpace>
+/// Names one exchange in flight. Value type; an implementation defines what `id` means.
+struct HaloExchangeHandle {
+  int id = -1;
+};
+
+template <class ExecSpace>
 class HaloExchange {
  public:
-  using memory_space = MemorySpace;
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
   virtual ~HaloExchange() = default;
-  /// Starts filling the halo points of `count` fields of one location (at most one exchange is in
-  /// flight at a time). The caller has finished every kernel that writes the fields' owned points.
-  virtual void start(Location location, const HaloField* fields, int count) = 0;
-  /// Completes the exchange started last.
-  virtual void wait() = 0;
+  /// Starts filling the halo points of `count` fields of one location. The fields' owned points
+  /// were written by kernels enqueued on `space`; the caller has fenced `space` when
+  /// needs_synchronization() is true.
+  virtual HaloExchangeHandle start(const ExecSpace& space, Location location,
+                                   const HaloField* fields, int count) = 0;
+  /// Completes the exchange `handle` names (each handle is waited for exactly once).
+  virtual void wait(HaloExchangeHandle handle) = 0;
   /// False when the exchange moves no data (one rank): the granule then skips the fences that
   /// would otherwise make the exchange see the kernels' results.
   virtual bool needs_synchronization() const { return true; }
   /// start + wait.
-  void exchange(Location location, const HaloField* fields, int count) {
-    start(location, fields, count);
-    wait();
+  void exchange(const ExecSpace& space, Location location, const HaloField* fields, int count) {
+    wait(start(space, location, fields, count));
   }
 };
 
 /// One rank, no halos: every exchange is a no-op.
-template <class MemorySpace>
-class SingleNodeExchange final : public HaloExchange<MemorySpace> {
+template <class ExecSpace>
+class SingleNodeExchange final : public HaloExchange<ExecSpace> {
  public:
-  void start(Location, const HaloField*, int) override {}
-  void wait() override {}
+  HaloExchangeHandle start(const ExecSpace&, Location, const HaloField*, int) override {
+    return {0};
+  }
+  void wait(HaloExchangeHandle) override {}
   bool needs_synchronization() const override { return false; }
 };
 

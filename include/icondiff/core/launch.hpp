@@ -2,8 +2,8 @@
 // order and tiling are tuned in one spot for every backend, and benchmarks can sweep them.
 #pragma once
 
+#include <icondiff/core/index_range.hpp>
 #include <icondiff/core/types.hpp>
-#include <icondiff/grid/zones.hpp>
 
 #include <string>
 

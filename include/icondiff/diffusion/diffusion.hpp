@@ -3,8 +3,10 @@
 #pragma once
 
 #include <icondiff/comm/halo_exchange.hpp>
+#include <icondiff/core/kernel_runner.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/device_grid.hpp>
@@ -49,6 +51,32 @@ struct DiffusionRanges {
 template <class MemorySpace>
 DiffusionRanges diffusion_ranges(const DeviceGrid<MemorySpace>& grid);
 
+/// How a granule is run; everything but the configuration and the inputs.
+template <class ExecSpace>
+struct DiffusionOptions {
+  DiffusionStrategy strategy = DiffusionStrategy::Fused;
+  /// How kernels map (point, level) to threads (default: the fastest measured for the backend).
+  LoopSchedule schedule = default_loop_schedule<ExecSpace>();
+  /// The halo exchange of a decomposed grid; nullptr: one rank (SingleNodeExchange).
+  std::shared_ptr<HaloExchange<ExecSpace>> exchange = nullptr;
+  /// The instance run() enqueues on unless run() is given one.
+  ExecSpace space = ExecSpace();
+};
+
+/// The granule's temporaries and device copies of its vertical profiles, allocated once.
+template <class MemorySpace>
+struct DiffusionTemporaries {
+  // K-profiles (regular and initial-run variants chosen per call).
+  View1D<wp, MemorySpace> diff_multfac_vn, diff_multfac_vn_initial, enh_smag_fac, diff_multfac_n2w;
+  View1D<vp, MemorySpace> smag_limit, smag_limit_initial, diff_multfac_smag;
+  // geofac_n2s split into the self and neighbour parts (ICON grids: self first).
+  View1D<wp, MemorySpace> geofac_n2s_c;
+  View2D<wp, MemorySpace> geofac_n2s_nbh;
+  // (point, level) temporaries, zero-initialised once.
+  View2D<vp, MemorySpace> u_vert, v_vert, kh_smag_e, kh_smag_ec, z_nabla2_c;
+  View2D<wp, MemorySpace> z_nabla2_e, w_tmp, theta_v_tmp;
+};
+
 template <class ExecSpace>
 class Diffusion {
  public:
@@ -56,93 +84,72 @@ class Diffusion {
   using memory_space = typename ExecSpace::memory_space;
 
   /// ICON4Py's Diffusion.__init__: validates everything (configuration, vertical grid, extents of
-  /// every field against the grid and nlev, missing neighbours inside the ranges the kernels use),
-  /// derives the parameters and profiles, and allocates every temporary once.
+  /// every input against the grid and nlev, missing neighbours inside the ranges the kernels
+  /// use), derives the parameters and profiles, and allocates every temporary once. The inputs'
+  /// Views are shared, not copied (they may wrap the caller's memory).
   /// Throws ConfigError, InvalidArgument or GridError naming what is wrong.
-  Diffusion(const DiffusionConfig& config, const DeviceGrid<memory_space>& grid,
-            const VerticalGrid& vertical, const DiffusionMetricState<memory_space>& metric,
-            const DiffusionInterpolationState<memory_space>& interpolation,
-            const DiffusionEdgeParams<memory_space>& edges,
-            const DiffusionCellParams<memory_space>& cells,
-            DiffusionStrategy strategy = DiffusionStrategy::Fused,
-            std::shared_ptr<HaloExchange<memory_space>> exchange = nullptr,
-            const ExecSpace& space = ExecSpace());
+  Diffusion(const DiffusionConfig& config, const DiffusionInputs<memory_space>& inputs,
+            const DiffusionOptions<ExecSpace>& options = {});
 
   /// One diffusion step: updates vn, w, theta_v and exner in place and writes the turbulence
   /// diagnostics (ICON4Py Diffusion.run; diffusion_spec §3). `dtime` must be > 0. Kernels are
-  /// enqueued on the execution space instance and not fenced (unless timers are attached).
-  void run(const DiffusionDiagnosticState<memory_space>& diagnostic,
+  /// enqueued on `space` (or the options' instance) and not fenced (unless timers are attached).
+  void run(const ExecSpace& space, const DiffusionDiagnosticState<memory_space>& diagnostic,
            const DiffusionPrognosticState<memory_space>& prognostic, double dtime,
            bool initial_run = false);
+  void run(const DiffusionDiagnosticState<memory_space>& diagnostic,
+           const DiffusionPrognosticState<memory_space>& prognostic, double dtime,
+           bool initial_run = false) {
+    run(default_space_, diagnostic, prognostic, dtime, initial_run);
+  }
 
   /// Attaches per-kernel timers (fences after every kernel) or detaches them (nullptr).
-  void set_timers(KernelTimers* timers) { timers_ = timers; }
+  void set_timers(KernelTimers* timers) { runner_.set_timers(timers); }
   void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }
-  /// How kernels map (point, level) to threads (default: the fastest measured for the backend).
-  void set_loop_schedule(LoopSchedule schedule) { schedule_ = schedule; }
-  LoopSchedule loop_schedule() const { return schedule_; }
+  void set_loop_schedule(LoopSchedule schedule) { runner_.set_schedule(schedule); }
+  LoopSchedule loop_schedule() const { return runner_.schedule(); }
   DiffusionStrategy strategy() const { return strategy_; }
 
   const DiffusionConfig& config() const { return config_; }
   const DiffusionParams& params() const { return params_; }
   const DiffusionProfiles& profiles() const { return profiles_; }
+  const DiffusionInputs<memory_space>& inputs() const { return inputs_; }
   int num_levels() const { return nlev_; }
   const DiffusionRanges& ranges() const { return ranges_; }
 
  private:
-  template <class Body>
-  void launch(const std::string& label, IndexRange points, index_t level_begin, index_t level_end,
-              const Body& body);
-  template <class Body>
-  void launch_levels(const std::string& label, index_t level_begin, index_t level_end,
-                     const Body& body);
-  void check_state(const DiffusionDiagnosticState<memory_space>& diagnostic,
-                   const DiffusionPrognosticState<memory_space>& prognostic) const;
   void check_neighbours_in_ranges() const;
   void exchange(Location location, HaloField a, HaloField b = {});
   void fence_for_exchange();
 
   /// S1-S6 and the start of the vn exchange (X4a): the same kernels in both strategies.
-  void run_steps_up_to_vn(const DiffusionDiagnosticState<memory_space>& diagnostic,
-                          const DiffusionPrognosticState<memory_space>& prognostic,
-                          bool initial_run, double dtime);
+  HaloExchangeHandle run_steps_up_to_vn(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                                        const DiffusionPrognosticState<memory_space>& prognostic,
+                                        bool initial_run, double dtime);
   /// S9, S10, S11 (temperature): the same kernels in both strategies.
   void run_theta_steps(const DiffusionPrognosticState<memory_space>& prognostic);
   /// X5 and X6.
   void run_final_exchanges(const DiffusionPrognosticState<memory_space>& prognostic,
                            bool initial_run);
-  void run_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+  /// S7, S8 as ICON4Py (copy of w, one program).
+  void run_w_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+                     const DiffusionPrognosticState<memory_space>& prognostic);
+  /// S7, S8 without the copy: Laplacian once, then the in-place update.
+  void run_w_fused(const DiffusionDiagnosticState<memory_space>& diagnostic,
                    const DiffusionPrognosticState<memory_space>& prognostic);
-  void run_fused(const DiffusionDiagnosticState<memory_space>& diagnostic,
-                 const DiffusionPrognosticState<memory_space>& prognostic);
 
   DiffusionConfig config_;
   DiffusionParams params_;
   DiffusionProfiles profiles_;
   int nlev_ = 0;
   int nrd_ = 0;
-  DeviceGrid<memory_space> grid_;
+  DiffusionInputs<memory_space> inputs_;
   DiffusionRanges ranges_;
-  DiffusionMetricState<memory_space> metric_;
-  DiffusionInterpolationState<memory_space> interpolation_;
-  DiffusionEdgeParams<memory_space> edges_;
-  DiffusionCellParams<memory_space> cells_;
   DiffusionStrategy strategy_;
-  std::shared_ptr<HaloExchange<memory_space>> exchange_;
-  ExecSpace space_;
-  KernelTimers* timers_ = nullptr;
-  LoopSchedule schedule_ = default_loop_schedule<ExecSpace>();
-
-  // K-profiles on the device (regular and initial-run variants chosen per call).
-  View1D<wp, memory_space> diff_multfac_vn_, diff_multfac_vn_initial_, enh_smag_fac_,
-      diff_multfac_n2w_;
-  View1D<vp, memory_space> smag_limit_, smag_limit_initial_, diff_multfac_smag_;
-  // geofac_n2s split into the self and neighbour parts (ICON grids: self first).
-  View1D<wp, memory_space> geofac_n2s_c_;
-  View2D<wp, memory_space> geofac_n2s_nbh_;
-  // Temporaries (zero-initialised once; never reallocated).
-  View2D<vp, memory_space> u_vert_, v_vert_, kh_smag_e_, kh_smag_ec_, z_nabla2_c_;
-  View2D<wp, memory_space> z_nabla2_e_, w_tmp_, theta_v_tmp_;
+  std::shared_ptr<HaloExchange<ExecSpace>> exchange_;
+  ExecSpace default_space_;
+  KernelRunner<ExecSpace> runner_;
+  DiffusionTemporaries<memory_space> tmp_;
 };
 
 }  // namespace icondiff

@@ -77,7 +77,9 @@ struct DiffusionConfig {
   bool loutshs = false;  ///< ICON-internal output flag for horizontal shear
 
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
-  /// Options ICON4Py does not implement are rejected, never silently replaced.
+  /// Options ICON4Py does not implement are rejected, never silently replaced. The rules are the
+  /// per-field ones of diffusion_config_fields(), then those between the Smagorinsky profile's
+  /// factors and heights.
   void validate() const;
 
   /// Whether the turbulence diagnostics (div_ic, hdef_ic; step S4) run (diffusion_spec §3.5).
@@ -90,9 +92,66 @@ struct DiffusionConfig {
   }
 };
 
-/// The configuration under ICON's namelist names ("diffusion_nml:hdiff_order" -> "5"), in a fixed
-/// order; enums and logicals as ICON writes them (integers; .TRUE./.FALSE.). nudge_max_coeff is the
-/// raw namelist value (max_nudging_coefficient / 5).
+// ---- The field table ---------------------------------------------------------------------------
+// One descriptor per DiffusionConfig member drives everything that lists the fields: validate(),
+// icon_namelist_values(), the command line's namelist options and the savepoint's config.<name>
+// attributes. A new member needs one row in diffusion_config_fields() (diffusion_config.cpp).
+
+/// How a field is typed. Enums are stored and written as ICON's namelist integers.
+enum class ConfigKind { Enum, Bool, Int, Real };
+
+/// One value ICON defines for an enum field, and what it means.
+struct ConfigEnumValue {
+  int value;
+  const char* meaning;
+};
+
+/// One DiffusionConfig member: its names, type, help text, typed access and validation rule.
+struct ConfigField {
+  const char* name = "";  ///< the C++ member, named as in ICON4Py's DiffusionConfig
+  /// "diffusion_nml:hdiff_order"; nullptr: ICON-internal, no namelist variable (not in
+  /// icon_namelist_values, no command-line option).
+  const char* namelist = nullptr;
+  ConfigKind kind = ConfigKind::Real;
+  const char* help = "";  ///< one short line (the command line's help)
+  /// member = namelist_scale * namelist value (5 for interpol_nml:nudge_max_coeff, whose value
+  /// ICON4Py stores multiplied by 5); 1 for every other field.
+  double namelist_scale = 1.0;
+  const char* enum_type = "";           ///< Enum: the C++ type ("DiffusionType")
+  std::vector<ConfigEnumValue> values;  ///< Enum: every value ICON defines
+  /// The member as a double (enums: their integer; bools: 0 or 1), and back. An enum's value is
+  /// stored as given, defined or not: validate() or the caller decides whether it is acceptable.
+  double (*get)(const DiffusionConfig&) = nullptr;
+  void (*set)(DiffusionConfig&, double) = nullptr;
+  /// validate()'s rule: nullptr (anything goes) or whether get() is accepted; `why` says what is.
+  bool (*allowed)(double value) = nullptr;
+  const char* why = "";
+
+  /// The value in ICON's namelist units (get() / namelist_scale), and back.
+  double namelist_value(const DiffusionConfig& c) const { return get(c) / namelist_scale; }
+  void set_namelist_value(DiffusionConfig& c, double value) const {
+    set(c, namelist_scale * value);
+  }
+  /// The namelist value as ICON writes it: integers, .TRUE./.FALSE., reals in shortest form.
+  std::string namelist_text(const DiffusionConfig& c) const;
+  /// The member's value as error messages show it: integers, true/false, reals in shortest form.
+  std::string value_text(const DiffusionConfig& c) const;
+  /// The ICON name as error messages show it: "diffusion_nml:hdiff_order",
+  /// "interpol_nml:nudge_max_coeff (x5)", "ICON internal".
+  std::string icon_label() const;
+  /// The namelist variable alone ("hdiff_order"; the command-line option), and its namelist
+  /// ("diffusion_nml"); empty for ICON-internal fields.
+  std::string namelist_variable() const;
+  std::string namelist_group() const;
+};
+
+/// Every DiffusionConfig member, once, in the order of icon_namelist_values() (ICON's namelist
+/// order; the ICON-internal loutshs last).
+const std::vector<ConfigField>& diffusion_config_fields();
+
+/// The configuration under ICON's namelist names ("diffusion_nml:hdiff_order" -> "5"), in the
+/// table's order; every field with a namelist variable, as ConfigField::namelist_text writes it
+/// (nudge_max_coeff is the raw namelist value, max_nudging_coefficient / 5).
 std::vector<std::pair<std::string, std::string>> icon_namelist_values(
     const DiffusionConfig& config);
 

@@ -3,6 +3,15 @@
 // timer reports, the byte model and tests name kernels the same way.
 #pragma once
 
+#include <icondiff/stencils/apply_diffusion_to_theta_and_exner.hpp>
+#include <icondiff/stencils/apply_diffusion_to_vn.hpp>
+#include <icondiff/stencils/apply_diffusion_to_w.hpp>
+#include <icondiff/stencils/cold_pools.hpp>
+#include <icondiff/stencils/copy_field.hpp>
+#include <icondiff/stencils/diagnostic_quantities_for_turbulence.hpp>
+#include <icondiff/stencils/fused_diffusion.hpp>
+#include <icondiff/stencils/nabla2_and_smag_coefficients_for_vn.hpp>
+
 #include <string>
 
 namespace icondiff {
@@ -10,29 +19,34 @@ namespace icondiff {
 namespace diffusion_labels {
 /// The prefix every label starts with.
 inline const std::string prefix = "icondiff::diffusion::";
+/// prefix + the stencil's ICON4Py name (kernels launched once per call are named after their
+/// stencil; a stencil launched twice gets one label per call site below).
+template <template <class> class Stencil>
+std::string label_of_stencil() {
+  return prefix + Stencil<Kokkos::HostSpace>::name;
+}
 // Kernel labels: icondiff::diffusion::<ICON4Py program or OpenACC timer name>. Persistent
 // strings, so launching a kernel allocates nothing.
 inline const std::string run = "icondiff::diffusion::run";
-inline const std::string scale_k = "icondiff::diffusion::scale_k";
+inline const std::string scale_k = label_of_stencil<stencils::ScaleK>();
 inline const std::string rbf_before_nabla2 =
     "icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla2";
 inline const std::string rbf_before_nabla4 =
     "icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla4";
 inline const std::string nabla2_and_smag =
-    "icondiff::diffusion::calculate_nabla2_and_smag_coefficients_for_vn";
+    label_of_stencil<stencils::CalculateNabla2AndSmagCoefficientsForVn>();
 inline const std::string turbulence =
-    "icondiff::diffusion::calculate_diagnostic_quantities_for_turbulence";
-inline const std::string vn = "icondiff::diffusion::apply_diffusion_to_vn";
+    label_of_stencil<stencils::CalculateDiagnosticQuantitiesForTurbulence>();
+inline const std::string vn = label_of_stencil<stencils::ApplyDiffusionToVn>();
 inline const std::string copy_w = "icondiff::diffusion::copy_w";
 inline const std::string w =
-    "icondiff::diffusion::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence";
-inline const std::string w_nabla2 =
-    "icondiff::diffusion::calculate_nabla2_for_w_and_horizontal_gradients";
-inline const std::string w_update = "icondiff::diffusion::apply_nabla4_and_damping_to_w";
+    label_of_stencil<stencils::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence>();
+inline const std::string w_nabla2 = label_of_stencil<stencils::Nabla2ForWAndHorizontalGradients>();
+inline const std::string w_update = label_of_stencil<stencils::ApplyNabla4AndDampingToW>();
 inline const std::string cold_pools =
-    "icondiff::diffusion::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";
+    label_of_stencil<stencils::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools>();
 inline const std::string copy_theta = "icondiff::diffusion::copy_theta_v";
-inline const std::string theta = "icondiff::diffusion::apply_diffusion_to_theta_and_exner";
+inline const std::string theta = label_of_stencil<stencils::ApplyDiffusionToThetaAndExner>();
 inline const std::string split_geofac_n2s = "icondiff::diffusion::split_geofac_n2s";
 inline const std::string check_neighbours = "icondiff::diffusion::check_neighbours";
 }  // namespace diffusion_labels

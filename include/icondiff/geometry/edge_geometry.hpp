@@ -10,7 +10,7 @@
 #pragma once
 
 #include <icondiff/core/host_table.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/grid.hpp>
 
 #include <vector>

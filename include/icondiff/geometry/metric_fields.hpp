@@ -14,7 +14,6 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/host_table.hpp>
 #include <icondiff/core/types.hpp>
-#include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/grid.hpp>
 #include <icondiff/grid/vertical_grid.hpp>
 
@@ -182,70 +181,5 @@ void compute_zdiffu_fields(const Grid& grid, const HostTable<double>& z_mc,
                            const HostTable<double>& maxslp_avg,
                            const HostTable<double>& maxhgtd_avg, const MetricsConfig& config,
                            HostMetricFields& out);
-
-// ---- To the granule -----------------------------------------------------------------------------
-
-/// Copies the granule's metric fields into new Views of `MemorySpace` labelled
-/// "icondiff::metrics::<name>"; theta_ref_mc and wgtfac_c are rounded to vp. Throws
-/// InvalidArgument if the fields' shapes disagree.
-template <class MemorySpace>
-DiffusionMetricState<MemorySpace> make_diffusion_metric_state(const HostMetricFields& m);
-
-}  // namespace icondiff
-
-// ---- Implementation of the template -------------------------------------------------------------
-namespace icondiff {
-namespace metrics_detail {
-
-/// Throws InvalidArgument unless `t` is (rows, cols).
-void check_shape(const char* name, std::size_t rows, std::size_t cols, std::size_t want_rows,
-                 std::size_t want_cols);
-
-template <class T, class Source, class MemorySpace>
-View2D<T, MemorySpace> copy_2d(const std::string& name, const HostTable<Source>& t) {
-  View2D<T, MemorySpace> v("icondiff::metrics::" + name, t.rows(), t.cols());
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::size_t r = 0; r < t.rows(); ++r)
-    for (std::size_t c = 0; c < t.cols(); ++c) h(r, c) = static_cast<T>(t(r, c));
-  Kokkos::deep_copy(v, h);
-  return v;
-}
-
-template <class T, class Source, class MemorySpace>
-View3D<T, MemorySpace> copy_3d(const std::string& name, const std::array<HostTable<Source>, 3>& t) {
-  View3D<T, MemorySpace> v("icondiff::metrics::" + name, t[0].rows(), 3, t[0].cols());
-  auto h = Kokkos::create_mirror_view(v);
-  for (int j = 0; j < 3; ++j)
-    for (std::size_t r = 0; r < t[j].rows(); ++r)
-      for (std::size_t k = 0; k < t[j].cols(); ++k) h(r, j, k) = static_cast<T>(t[j](r, k));
-  Kokkos::deep_copy(v, h);
-  return v;
-}
-
-}  // namespace metrics_detail
-
-template <class MemorySpace>
-DiffusionMetricState<MemorySpace> make_diffusion_metric_state(const HostMetricFields& m) {
-  const std::size_t nc = m.z_mc.rows();
-  const std::size_t nlev = m.z_mc.cols();
-  metrics_detail::check_shape("theta_ref_mc", m.theta_ref_mc.rows(), m.theta_ref_mc.cols(), nc,
-                              nlev);
-  metrics_detail::check_shape("wgtfac_c", m.wgtfac_c.rows(), m.wgtfac_c.cols(), nc, nlev + 1);
-  metrics_detail::check_shape("zd_diffcoef", m.zd_diffcoef.rows(), m.zd_diffcoef.cols(), nc, nlev);
-  for (int j = 0; j < 3; ++j) {
-    metrics_detail::check_shape("zd_intcoef", m.zd_intcoef[j].rows(), m.zd_intcoef[j].cols(), nc,
-                                nlev);
-    metrics_detail::check_shape("zd_vertoffset", m.zd_vertoffset[j].rows(),
-                                m.zd_vertoffset[j].cols(), nc, nlev);
-  }
-  DiffusionMetricState<MemorySpace> s;
-  s.theta_ref_mc = metrics_detail::copy_2d<vp, double, MemorySpace>("theta_ref_mc", m.theta_ref_mc);
-  s.wgtfac_c = metrics_detail::copy_2d<vp, double, MemorySpace>("wgtfac_c", m.wgtfac_c);
-  s.zd_diffcoef = metrics_detail::copy_2d<wp, double, MemorySpace>("zd_diffcoef", m.zd_diffcoef);
-  s.zd_intcoef = metrics_detail::copy_3d<wp, double, MemorySpace>("zd_intcoef", m.zd_intcoef);
-  s.zd_vertoffset =
-      metrics_detail::copy_3d<int, int, MemorySpace>("zd_vertoffset", m.zd_vertoffset);
-  return s;
-}
 
 }  // namespace icondiff

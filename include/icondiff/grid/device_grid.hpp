@@ -1,8 +1,12 @@
-// The grid as kernels see it: connectivity and geometry as Kokkos Views in one memory space.
+// The grid as kernels see it: the grid's tables (grid/grid_fields.hpp) as read-only Kokkos Views
+// in one memory space, with the sizes and zones. Built from a host Grid (read from a file,
+// generated, or converted once from ICON's own arrays: grid/icon_grid_arrays.hpp).
 #pragma once
 
+#include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/grid/grid.hpp>
+#include <icondiff/grid/grid_fields.hpp>
 
 #include <array>
 
@@ -13,34 +17,31 @@ struct DeviceGrid {
   using memory_space = MemorySpace;
   /// (points, neighbours) tables: TableLayout (point fastest), read-only in kernels.
   using IndexTable = Kokkos::View<const index_t**, TableLayout, MemorySpace>;
-  using RealTable = Kokkos::View<const double**, TableLayout, MemorySpace>;
-  using RealVector = Kokkos::View<const double*, MemorySpace>;
 
   DeviceGrid() = default;
-  /// Copies every table and geometry field of `grid` (labelled "icondiff::grid::<name>").
-  /// Geometry vectors that are empty on the host (topology-only grids) stay empty.
+  /// Copies every table of `grid` (labelled "icondiff::grid::<name>"). Tables that are empty
+  /// on the host (geometry of a topology-only grid, decomposition of a single-rank grid) stay
+  /// empty.
   explicit DeviceGrid(const Grid& grid);
 
   index_t num_cells = 0;
   index_t num_edges = 0;
   index_t num_vertices = 0;
   bool limited_area = false;
+  /// The rank this grid belongs to and the number of ranks (1: not decomposed).
+  int rank = 0;
+  int num_ranks = 1;
   std::array<Zones, 3> zones;
 
   IndexRange range(Location location, Zone zone) const {
     return zones[static_cast<int>(location)].range(zone);
   }
+  FieldSizes sizes(std::size_t nlev = 0) const {
+    return {static_cast<std::size_t>(num_cells), static_cast<std::size_t>(num_edges),
+            static_cast<std::size_t>(num_vertices), nlev};
+  }
 
-  IndexTable c2e, c2v, c2e2c, c2e2co;
-  IndexTable e2c, e2v, e2c2v, e2c2e, e2c2eo;
-  IndexTable v2e, v2c;
-
-  RealVector cell_lon, cell_lat, edge_lon, edge_lat, vertex_lon, vertex_lat;
-  RealVector cell_area, dual_area, edge_length, dual_edge_length;
-  RealVector primal_normal_east, primal_normal_north, dual_normal_east, dual_normal_north;
-  RealVector tangent_orientation;
-  RealTable edge_cell_distance, edge_vertex_distance;
-  RealTable cell_edge_orientation, vertex_edge_orientation;
+  ICONDIFF_FIELDS_WITH_MEMBERS(ICONDIFF_GRID_FIELDS, ICONDIFF_FIELD_CONST_MEMBER)
 };
 
 }  // namespace icondiff

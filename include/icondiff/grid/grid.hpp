@@ -9,8 +9,9 @@
 #pragma once
 
 #include <icondiff/core/host_table.hpp>
+#include <icondiff/core/location.hpp>
 #include <icondiff/core/types.hpp>
-#include <icondiff/grid/location.hpp>
+#include <icondiff/grid/grid_fields.hpp>
 #include <icondiff/grid/zones.hpp>
 
 #include <array>
@@ -38,51 +39,22 @@ struct Grid {
   index_t num_vertices = 0;
   index_t size(Location location) const;
 
-  // ---- Connectivity read from an ICON grid file -------------------------------------------------
-  HostTable<index_t> c2e;    ///< (C,3) edge_of_cell; edge j joins c2v[j] and c2v[(j+1)%3]
-  HostTable<index_t> c2v;    ///< (C,3) vertex_of_cell, counter-clockwise seen from outside
-  HostTable<index_t> c2e2c;  ///< (C,3) neighbor_cell_index; slot j lies across c2e[j]
-  HostTable<index_t> e2c;    ///< (E,2) adjacent_cell_of_edge; the normal points from [0] to [1]
-  HostTable<index_t> e2v;    ///< (E,2) edge_vertices
-  HostTable<index_t> v2e;    ///< (V,6) edges_of_vertex; no rotational order; -1 in missing slots
-  HostTable<index_t> v2c;    ///< (V,6) cells_of_vertex; v2c[j] is adjacent to v2e[j]
+  // ---- Per-point tables: connectivity, geometry, decomposition (grid/grid_fields.hpp lists
+  // them with their meaning; DeviceGrid holds the same names as Views).
+  ICONDIFF_FIELDS_WITH_MEMBERS(ICONDIFF_GRID_FIELDS, ICONDIFF_GRID_HOST_MEMBER)
 
-  // ---- Derived connectivity (build_derived_connectivity) ---------------------------------------
-  HostTable<index_t> c2e2co;  ///< (C,4) [c, c2e2c...]: self first
-  HostTable<index_t> e2c2v;   ///< (E,4) [e2v0, e2v1, far vertex of e2c0, far vertex of e2c1]
-  HostTable<index_t> e2c2e;   ///< (E,4) the other two edges of e2c0, then of e2c1 (ICON order)
-  HostTable<index_t> e2c2eo;  ///< (E,5) [e, e2c2e...]
-
-  // ---- Coordinates (radians) ------------------------------------------------------------------
-  std::vector<double> cell_lon, cell_lat;      ///< circumcentres
-  std::vector<double> edge_lon, edge_lat;      ///< edge midpoints
-  std::vector<double> vertex_lon, vertex_lat;  ///< vertices
-
-  // ---- Metrics
-  // -----------------------------------------------------------------------------------
-  std::vector<double> cell_area;            ///< (C) m²
-  std::vector<double> dual_area;            ///< (V) m², area of the dual hexagon/pentagon
-  std::vector<double> edge_length;          ///< (E) primal edge length, m
-  std::vector<double> dual_edge_length;     ///< (E) distance between the circumcentres, m
-  HostTable<double> edge_cell_distance;     ///< (E,2) midpoint to e2c[k] centre; 0 if missing
-  HostTable<double> edge_vertex_distance;   ///< (E,2) midpoint to e2v[k]
-  std::vector<double> primal_normal_east;   ///< (E) primal normal, eastward component
-  std::vector<double> primal_normal_north;  ///< (E) primal normal, northward component
-  std::vector<double> dual_normal_east;     ///< (E) dual normal (= tangent), eastward component
-  std::vector<double> dual_normal_north;    ///< (E) dual normal (= tangent), northward component
-  /// (E) ±1: sign(tangent · (v1 − v0)), file edge_system_orientation, ICON tangent_orientation
-  std::vector<double> tangent_orientation;
-  /// (C,3) ±1: +1 iff the normal of c2e[j] points out of the cell; file orientation_of_normal,
-  /// ICON cells%edge_orientation (the sign in the divergence)
-  HostTable<double> cell_edge_orientation;
-  /// (V,6) ±1: +1 iff the normal of v2e[j] circulates counter-clockwise around the vertex; 0 in
-  /// missing slots; file edge_orientation, ICON verts%edge_orientation (the sign in the curl)
-  HostTable<double> vertex_edge_orientation;
+  /// The rank this grid belongs to and the number of ranks (1: not decomposed).
+  int rank = 0;
+  int num_ranks = 1;
 
   // ---- Refinement control and zones
   // --------------------------------------------------------------
   /// refin_ctrl per location as stored in the file (nest-overlap values unconverted).
   std::array<std::vector<int>, 3> refin_ctrl;
+  /// Halo line per location and point (0 owned, 1 first halo line, 2 second; ICON's
+  /// decomp_info%halo_level); empty on a grid that is not decomposed.
+  std::array<std::vector<int>, 3> halo_level;
+  /// Zone ranges per location, including ICON's HALO and HALO_LEVEL_2 on a decomposed grid.
   std::array<Zones, 3> zones;
 
   const Zones& zones_of(Location location) const { return zones[static_cast<int>(location)]; }
@@ -94,7 +66,8 @@ struct Grid {
 /// Builds c2e2co, e2c2v, e2c2e and e2c2eo from c2e, c2v, c2e2c and e2c/e2v.
 void build_derived_connectivity(Grid& grid);
 
-/// Computes `zones` and `limited_area` from `refin_ctrl` (single node: every point owned).
+/// Computes `zones` and `limited_area` from `refin_ctrl` and `halo_level` (empty: every point
+/// owned, the single-rank case).
 void compute_grid_zones(Grid& grid);
 
 }  // namespace icondiff

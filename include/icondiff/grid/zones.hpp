@@ -7,8 +7,9 @@
 // see docs/dev/grid.md for the table that maps zones to ICON's rl_start/rl_end constants.
 #pragma once
 
+#include <icondiff/core/index_range.hpp>
+#include <icondiff/core/location.hpp>
 #include <icondiff/core/types.hpp>
-#include <icondiff/grid/location.hpp>
 
 #include <array>
 #include <string>
@@ -48,18 +49,6 @@ int icon_refinement_level(Location location, Zone zone);
 
 /// The zone of boundary row `row` (1-based, as refin_ctrl counts).
 Zone lateral_boundary_zone(int row);
-
-struct IndexRange {
-  index_t start = 0;
-  index_t end = 0;
-
-  constexpr index_t size() const { return end > start ? end - start : 0; }
-  constexpr bool empty() const { return end <= start; }
-  constexpr bool contains(index_t i) const { return i >= start && i < end; }
-  friend constexpr bool operator==(IndexRange a, IndexRange b) {
-    return a.start == b.start && a.end == b.end;
-  }
-};
 
 /// All zone ranges of one location.
 class Zones {

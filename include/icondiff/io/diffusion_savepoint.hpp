@@ -11,8 +11,10 @@
 #pragma once
 
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/state_ops.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/grid.hpp>
@@ -129,101 +131,26 @@ struct DiffusionSavepoint {
 
 // ---- Moving the state structs between memory spaces -------------------------------------------
 
-namespace detail {
-/// A new View in `To` with the extents and contents of `from` (label
-/// "icondiff::savepoint::<field>"); an empty, unallocated View stays empty.
-template <class To, class View>
-Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To> savepoint_mirror(
-    const View& from, const char* field) {
-  using Out = Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To>;
-  if (from.data() == nullptr && from.size() == 0) return Out();
-  const auto alloc =
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("icondiff::savepoint::") + field);
-  Out out;
-  if constexpr (View::rank == 1) {
-    out = Out(alloc, from.extent(0));
-  } else if constexpr (View::rank == 2) {
-    out = Out(alloc, from.extent(0), from.extent(1));
-  } else {
-    static_assert(View::rank == 3, "state fields have rank 1, 2 or 3");
-    out = Out(alloc, from.extent(0), from.extent(1), from.extent(2));
-  }
-  Kokkos::deep_copy(out, from);
-  return out;
-}
-}  // namespace detail
-
-/// Deep copies of the state structs in memory space `To` (fresh allocations, even when `To` is
-/// the source's space: a capture must not alias the fields run() updates in place).
-template <class To, class From>
-DiffusionPrognosticState<To> mirror_copy(const DiffusionPrognosticState<From>& s) {
-  using detail::savepoint_mirror;
-  return {savepoint_mirror<To>(s.vn, "vn"), savepoint_mirror<To>(s.w, "w"),
-          savepoint_mirror<To>(s.theta_v, "theta_v"), savepoint_mirror<To>(s.exner, "exner")};
+/// Deep copy of a state struct in memory space `To` (fresh allocations, even when `To` is the
+/// source's space: a capture must not alias the fields run() updates in place). Views are
+/// labelled "icondiff::savepoint::<field>"; empty fields stay empty.
+template <class To, template <class> class State, class From>
+State<To> mirror_copy(const State<From>& state) {
+  return copy_state<To>(state, "icondiff::savepoint::");
 }
 
-template <class To, class From>
-DiffusionDiagnosticState<To> mirror_copy(const DiffusionDiagnosticState<From>& s) {
-  using detail::savepoint_mirror;
-  return {savepoint_mirror<To>(s.hdef_ic, "hdef_ic"), savepoint_mirror<To>(s.div_ic, "div_ic"),
-          savepoint_mirror<To>(s.dwdx, "dwdx"), savepoint_mirror<To>(s.dwdy, "dwdy")};
-}
-
-template <class To, class From>
-DiffusionMetricState<To> mirror_copy(const DiffusionMetricState<From>& s) {
-  using detail::savepoint_mirror;
-  return {savepoint_mirror<To>(s.theta_ref_mc, "theta_ref_mc"),
-          savepoint_mirror<To>(s.wgtfac_c, "wgtfac_c"),
-          savepoint_mirror<To>(s.zd_vertoffset, "zd_vertoffset"),
-          savepoint_mirror<To>(s.zd_diffcoef, "zd_diffcoef"),
-          savepoint_mirror<To>(s.zd_intcoef, "zd_intcoef")};
-}
-
-template <class To, class From>
-DiffusionInterpolationState<To> mirror_copy(const DiffusionInterpolationState<From>& s) {
-  using detail::savepoint_mirror;
-  return {savepoint_mirror<To>(s.e_bln_c_s, "e_bln_c_s"),
-          savepoint_mirror<To>(s.rbf_coeff_1, "rbf_coeff_1"),
-          savepoint_mirror<To>(s.rbf_coeff_2, "rbf_coeff_2"),
-          savepoint_mirror<To>(s.geofac_div, "geofac_div"),
-          savepoint_mirror<To>(s.geofac_n2s, "geofac_n2s"),
-          savepoint_mirror<To>(s.geofac_grg_x, "geofac_grg_x"),
-          savepoint_mirror<To>(s.geofac_grg_y, "geofac_grg_y"),
-          savepoint_mirror<To>(s.nudgecoeff_e, "nudgecoeff_e")};
-}
-
-template <class To, class From>
-DiffusionEdgeParams<To> mirror_copy(const DiffusionEdgeParams<From>& s) {
-  using detail::savepoint_mirror;
-  return {savepoint_mirror<To>(s.tangent_orientation, "tangent_orientation"),
-          savepoint_mirror<To>(s.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"),
-          savepoint_mirror<To>(s.inverse_vertex_vertex_lengths, "inverse_vertex_vertex_lengths"),
-          savepoint_mirror<To>(s.inverse_dual_edge_lengths, "inverse_dual_edge_lengths"),
-          savepoint_mirror<To>(s.edge_areas, "edge_areas"),
-          savepoint_mirror<To>(s.primal_normal_vert_x, "primal_normal_vert_x"),
-          savepoint_mirror<To>(s.primal_normal_vert_y, "primal_normal_vert_y"),
-          savepoint_mirror<To>(s.dual_normal_vert_x, "dual_normal_vert_x"),
-          savepoint_mirror<To>(s.dual_normal_vert_y, "dual_normal_vert_y")};
-}
-
-template <class To, class From>
-DiffusionCellParams<To> mirror_copy(const DiffusionCellParams<From>& s) {
-  return {detail::savepoint_mirror<To>(s.area, "cell_area")};
-}
-
-// ---- Capture ----------------------------------------------------------------------------------
+// ---- Capture and replay -----------------------------------------------------------------------
 
 /// An init savepoint of the call run(diagnostic, prognostic, dtime, initial_run) of a granule
-/// built from these inputs (copied to the host now; call it before run() updates them).
+/// built from `inputs` (copied to the host now; call it before run() updates them).
 template <class MemorySpace>
-DiffusionSavepoint capture_diffusion_init(
-    const DiffusionConfig& config, const SavepointGridReference& grid, const VerticalGrid& vertical,
-    const DiffusionMetricState<MemorySpace>& metric,
-    const DiffusionInterpolationState<MemorySpace>& interpolation,
-    const DiffusionEdgeParams<MemorySpace>& edges, const DiffusionCellParams<MemorySpace>& cells,
-    const DiffusionDiagnosticState<MemorySpace>& diagnostic,
-    const DiffusionPrognosticState<MemorySpace>& prognostic, double dtime, bool initial_run,
-    std::map<std::string, std::string> metadata = {}) {
+DiffusionSavepoint capture_diffusion_init(const DiffusionConfig& config,
+                                          const SavepointGridReference& grid,
+                                          const DiffusionInputs<MemorySpace>& inputs,
+                                          const DiffusionDiagnosticState<MemorySpace>& diagnostic,
+                                          const DiffusionPrognosticState<MemorySpace>& prognostic,
+                                          double dtime, bool initial_run,
+                                          std::map<std::string, std::string> metadata = {}) {
   using H = Kokkos::HostSpace;
   DiffusionSavepoint s;
   s.kind = SavepointKind::Init;
@@ -231,13 +158,13 @@ DiffusionSavepoint capture_diffusion_init(
   s.dtime = dtime;
   s.initial_run = initial_run;
   s.grid = grid;
-  s.vertical = vertical;
+  s.vertical = inputs.vertical;
   s.prognostic = mirror_copy<H>(prognostic);
   s.diagnostic = mirror_copy<H>(diagnostic);
-  s.metric = mirror_copy<H>(metric);
-  s.interpolation = mirror_copy<H>(interpolation);
-  s.edges = mirror_copy<H>(edges);
-  s.cells = mirror_copy<H>(cells);
+  s.metric = mirror_copy<H>(inputs.metric);
+  s.interpolation = mirror_copy<H>(inputs.interpolation);
+  s.edges = mirror_copy<H>(inputs.edges);
+  s.cells = mirror_copy<H>(inputs.cells);
   s.metadata = std::move(metadata);
   return s;
 }
@@ -259,6 +186,22 @@ DiffusionSavepoint capture_diffusion_exit(const DiffusionSavepoint& init,
   s.prognostic = mirror_copy<Kokkos::HostSpace>(prognostic);
   s.diagnostic = mirror_copy<Kokkos::HostSpace>(diagnostic);
   return s;
+}
+
+/// The input bundle of an init savepoint in `MemorySpace`, on `grid` (which must be the grid the
+/// savepoint was captured on: throws GridError naming the first difference otherwise).
+template <class MemorySpace>
+DiffusionInputs<MemorySpace> diffusion_inputs_from_savepoint(const DiffusionSavepoint& savepoint,
+                                                             const DeviceGrid<MemorySpace>& grid) {
+  check_same_grid(savepoint.grid, grid);
+  DiffusionInputs<MemorySpace> in;
+  in.grid = grid;
+  in.vertical = savepoint.vertical;
+  in.metric = mirror_copy<MemorySpace>(savepoint.metric);
+  in.interpolation = mirror_copy<MemorySpace>(savepoint.interpolation);
+  in.edges = mirror_copy<MemorySpace>(savepoint.edges);
+  in.cells = mirror_copy<MemorySpace>(savepoint.cells);
+  return in;
 }
 
 // ---- Files ------------------------------------------------------------------------------------

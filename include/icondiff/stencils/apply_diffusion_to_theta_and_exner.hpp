@@ -132,6 +132,8 @@ struct UpdateThetaAndExner {
 /// writes theta_v and exner.
 template <class MemorySpace>
 struct ApplyDiffusionToThetaAndExner {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "apply_diffusion_to_theta_and_exner";
   CalculateNabla2ForTheta<MemorySpace> nabla2;                              ///< over theta*
   TrulyHorizontalDiffusionNablaOfThetaOverSteepPoints<MemorySpace> zdiffu;  ///< over theta*
   bool apply_zdiffusion_t = false;

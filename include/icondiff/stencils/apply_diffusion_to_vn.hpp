@@ -125,6 +125,8 @@ struct ApplyNabla2ToVnInLateralBoundary {
 /// The fused program: nabla4 on the fly, then the update chosen by the edge's zone.
 template <class MemorySpace>
 struct ApplyDiffusionToVn {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "apply_diffusion_to_vn";
   CalculateNabla4<MemorySpace> nabla4;
   ConstVector<wp, MemorySpace> area_edge;
   ConstField<vp, MemorySpace> kh_smag_e;

@@ -110,6 +110,9 @@ struct ApplyNabla2ToWInUpperDampingLayer {
 /// z_nabla2_c at the C2E2CO neighbours of every updated cell.
 template <class MemorySpace>
 struct ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name =
+      "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence";
   CalculateNabla2ForW<MemorySpace> nabla2;                           ///< over w_old
   CalculateHorizontalGradientsForTurbulence<MemorySpace> gradients;  ///< over w_old
   ConstVector<wp, MemorySpace> area;

@@ -64,6 +64,9 @@ struct EnhanceDiffusionCoefficientForGridPointColdPools {
 /// fields and writes one edge value, so the in-place update is race-free.
 template <class MemorySpace>
 struct CalculateEnhancedDiffusionCoefficientsForGridPointColdPools {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name =
+      "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";
   TemporaryFieldForGridPointColdPoolsEnhancement<MemorySpace> enhancement;
   ConstIndexTable<MemorySpace> e2c;
   OutField<vp, MemorySpace> kh_smag_e;

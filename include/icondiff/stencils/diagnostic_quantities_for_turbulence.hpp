@@ -72,6 +72,8 @@ struct CalculateDiagnosticsForTurbulence {
 /// The fused program: temporaries computed on the fly at kh and kh-1.
 template <class MemorySpace>
 struct CalculateDiagnosticQuantitiesForTurbulence {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "calculate_diagnostic_quantities_for_turbulence";
   TemporaryFieldsForTurbulenceDiagnostics<MemorySpace> temporaries;
   ConstField<vp, MemorySpace> wgtfac_c;  ///< (C, K+1)
   OutField<vp, MemorySpace> div_ic;      ///< (C, K+1)

@@ -10,6 +10,8 @@ namespace icondiff::stencils {
 /// above level 0, dwdx and dwdy. Reads w before any cell updates it.
 template <class MemorySpace>
 struct Nabla2ForWAndHorizontalGradients {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "calculate_nabla2_for_w_and_horizontal_gradients";
   CalculateNabla2ForW<MemorySpace> nabla2;
   CalculateHorizontalGradientsForTurbulence<MemorySpace> gradients;
   bool compute_gradients = false;
@@ -30,6 +32,8 @@ struct Nabla2ForWAndHorizontalGradients {
 /// layer, in place (each cell reads only its own w).
 template <class MemorySpace>
 struct ApplyNabla4AndDampingToW {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "apply_nabla4_and_damping_to_w";
   ApplyNabla2ToW<MemorySpace> nabla4;
   ConstVector<wp, MemorySpace> diff_multfac_n2w;  ///< (K)
   index_t nrdmax = 0;

@@ -10,6 +10,8 @@ namespace icondiff::stencils {
 
 template <class MemorySpace>
 struct CalculateNabla2AndSmagCoefficientsForVn {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "calculate_nabla2_and_smag_coefficients_for_vn";
   ConstVector<vp, MemorySpace> diff_multfac_smag;  ///< (K)
   ConstVector<wp, MemorySpace> tangent_orientation;
   ConstVector<wp, MemorySpace> inv_primal_edge_length;

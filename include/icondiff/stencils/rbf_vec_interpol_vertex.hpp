@@ -9,6 +9,8 @@ namespace icondiff::stencils {
 
 template <class MemorySpace>
 struct MoIntpRbfRbfVecInterpolVertex {
+  /// ICON4Py name of the program; the kernel label is made from it.
+  static constexpr const char* name = "mo_intp_rbf_rbf_vec_interpol_vertex";
   ConstField<wp, MemorySpace> p_e_in;       ///< (E, K) normal component
   ConstField<wp, MemorySpace> ptr_coeff_1;  ///< (V, 6 [V2E])
   ConstField<wp, MemorySpace> ptr_coeff_2;  ///< (V, 6 [V2E])

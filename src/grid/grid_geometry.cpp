@@ -12,8 +12,8 @@
 //    into half kites (vertex, edge midpoint, circumcentre), whose sum is the area of the polygon of
 //    circumcentres because each dual edge passes through the midpoint of its primal edge.
 #include <icondiff/core/error.hpp>
-#include <icondiff/geometry/grid_geometry.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
+#include <icondiff/grid/grid_geometry.hpp>
 
 #include <fmt/format.h>
 

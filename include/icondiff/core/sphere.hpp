@@ -1,7 +1,9 @@
-// Vector algebra on the unit sphere, shared by the grid generator, the geometry and the
-// coefficient factories. Host code. Local vector bases follow ICON's gvec2cvec/cvec2gvec
-// (mo_math_utilities): east = (-sin lon, cos lon, 0), north = (-sin lat cos lon,
-// -sin lat sin lon, cos lat), defined from (lon, lat) so they are well defined at the poles too.
+// Vector algebra on the unit sphere, shared by the grid generator, the grid geometry, the
+// coefficient factories, the test cases and the output. Host code. It is pure math (no grid, no
+// Kokkos), so it lives in core where every layer may use it. Local vector bases follow ICON's
+// gvec2cvec/cvec2gvec (mo_math_utilities): east = (-sin lon, cos lon, 0), north = (-sin lat cos
+// lon, -sin lat sin lon, cos lat), defined from (lon, lat) so they are well defined at the poles
+// too.
 #pragma once
 
 #include <cmath>

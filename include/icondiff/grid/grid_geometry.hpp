@@ -3,6 +3,11 @@
 // edge_cell_distance, edge_vert_distance, the primal and dual normals and the three orientation
 // fields (icon_grid_format.md §5). Used by the icosahedral generator, by the limited-area cut-out,
 // and to check grid files against exact spherical geometry.
+//
+// Layering: this is in grid/, not geometry/, because these members are part of the Grid itself
+// (a grid file carries them, the generator and the cut-out must fill them to return a complete
+// Grid). geometry/ holds the factories that derive further fields from a finished Grid (edge
+// geometry, interpolation coefficients, metrics) and may depend on grid/, never the reverse.
 #pragma once
 
 #include <icondiff/grid/grid.hpp>

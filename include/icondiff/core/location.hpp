@@ -1,4 +1,5 @@
-// The three horizontal locations of ICON's triangular grid.
+// The three horizontal locations of ICON's triangular grid. In core because field descriptions,
+// halo exchanges and kernels name them without needing the grid itself.
 #pragma once
 
 #include <array>

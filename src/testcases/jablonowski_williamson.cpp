@@ -1,9 +1,9 @@
 // The Jablonowski-Williamson (2006) initial state. Equation numbers refer to JW06 (see the header);
 // docs/dev/initial_state.md derives the Newton step and lists the differences from ICON4Py.
 #include <icondiff/core/error.hpp>
-#include <icondiff/diffusion/initial_state.hpp>
-#include <icondiff/geometry/sphere.hpp>
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/kokkos_compat.hpp>
+#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <fmt/format.h>
 

@@ -1,9 +1,11 @@
-// Every input of the diffusion granule built from a horizontal grid alone (issue 3's factories):
-// edge geometry, interpolation coefficients, vertical grid and metric fields, then copied to a
-// memory space. The driver, the benchmarks and the ICON4Py comparison all start here.
+// Every input of the diffusion granule built from a horizontal grid alone (the geometry layer's
+// factories): edge geometry, interpolation coefficients, vertical grid and metric fields, then
+// bundled in a memory space. The driver, the benchmarks and the ICON4Py comparison start here.
+// The setup layer sits above geometry and the granule: it may include both.
 #pragma once
 
 #include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/geometry/edge_geometry.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
@@ -34,19 +36,15 @@ struct HostDiffusionInputs {
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
                                              const DiffusionSetupConfig& setup);
 
-/// The granule's inputs in one memory space.
+/// The granule's input bundle in `MemorySpace` from the factories' results: the one place that
+/// maps factory names to the granule's (ICON4Py's) names, e.g. rbf_vec_coeff_v1 -> rbf_coeff_1.
+/// Views are labelled "icondiff::inputs::<name>"; theta_ref_mc and wgtfac_c are rounded to vp.
 template <class MemorySpace>
-struct DeviceDiffusionInputs {
-  DeviceGrid<MemorySpace> grid;
-  VerticalGrid vertical;
-  DiffusionMetricState<MemorySpace> metric;
-  DiffusionInterpolationState<MemorySpace> interpolation;
-  DiffusionEdgeParams<MemorySpace> edges;
-  DiffusionCellParams<MemorySpace> cells;
-};
+DiffusionInputs<MemorySpace> make_diffusion_inputs(const HostDiffusionInputs& inputs);
 
-/// Copies the host inputs to `MemorySpace` (Views labelled "icondiff::setup::<name>").
+/// The metric part alone (the metrics tests use it). Throws InvalidArgument if the fields'
+/// shapes disagree.
 template <class MemorySpace>
-DeviceDiffusionInputs<MemorySpace> to_device(const HostDiffusionInputs& inputs);
+DiffusionMetricState<MemorySpace> make_diffusion_metric_state(const HostMetricFields& metrics);
 
 }  // namespace icondiff

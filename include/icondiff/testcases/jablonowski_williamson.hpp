@@ -5,6 +5,8 @@
 // at every (point, level) the JW vertical coordinate eta = p / p_s is found by Newton's iteration
 // from the geometric height, then temperature, pressure and the zonal wind follow analytically.
 // Formulas, sources and the differences from ICON4Py: docs/dev/initial_state.md.
+// A test case, not part of the granule: testcases/ sits above diffusion/ (it fills the granule's
+// states) and below io/ and the drivers (scripts/check_layers.py).
 //
 // Field layout: every field is a std::vector<double> in FieldLayout order, value (point i, level
 // k) at [i + n_points * k], so it deep-copies straight into a View2D (to_prognostic_state). Level

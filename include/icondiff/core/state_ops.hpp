@@ -1,0 +1,125 @@
+// Operations on any state struct declared with ICONDIFF_STATE_FIELDS: extent checks, fresh
+// copies into another memory space, allocation and zero-copy wrapping of external memory. Each
+// is one loop over the struct's field list, so a new field needs no code here.
+#pragma once
+
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/field_spec.hpp>
+#include <icondiff/core/view_copy.hpp>
+
+#include <map>
+#include <string>
+#include <type_traits>
+
+namespace icondiff {
+
+/// Throws InvalidArgument naming the struct (`what`), the field, its extents and the expected
+/// ones, unless every field of `state` has the extents `sizes` give it and data. A field whose
+/// presence is ZDiffusion may be empty unless `zdiffusion`; IfAvailable fields may be empty.
+template <class State>
+void check_state_extents(const State& state, const FieldSizes& sizes, const std::string& what,
+                         bool zdiffusion = true) {
+  State::for_each_field(
+      [&](const FieldSpec& spec, const auto& view) {
+        const bool may_be_empty = spec.presence == Presence::IfAvailable ||
+                                  (spec.presence == Presence::ZDiffusion && !zdiffusion);
+        if (may_be_empty && view.size() == 0) return;
+        const auto expected = field_extents(spec, sizes);
+        const auto got = view_extents(view);
+        std::size_t n = 1;
+        for (const auto e : expected) n *= e;
+        if (got != expected || (n > 0 && view.data() == nullptr))
+          throw InvalidArgument(what + " " + spec.name + " has extents " + extents_string(got) +
+                                (view.data() == nullptr ? " and no data" : "") + ", expected " +
+                                extents_string(expected));
+      },
+      state);
+}
+
+/// Fresh copies of every field of `state` in memory space `To` (labels "<scope><field>").
+template <class To, template <class> class State, class From>
+State<To> copy_state(const State<From>& state, const std::string& scope) {
+  State<To> out;
+  State<To>::for_each_field([&](const FieldSpec& spec, auto& to,
+                                const auto& from) { to = copy_view<To>(scope + spec.name, from); },
+                            out, state);
+  return out;
+}
+
+/// Every field of `State<MemorySpace>` allocated with the extents `sizes` give it and
+/// zero-initialised (labels "<scope><field>"). ZDiffusion fields are left empty unless
+/// `zdiffusion`.
+template <template <class> class State, class MemorySpace>
+State<MemorySpace> allocate_state(const FieldSizes& sizes, const std::string& scope,
+                                  bool zdiffusion = true) {
+  State<MemorySpace> out;
+  State<MemorySpace>::for_each_field(
+      [&](const FieldSpec& spec, auto& view) {
+        if (spec.presence == Presence::ZDiffusion && !zdiffusion) return;
+        using V = std::decay_t<decltype(view)>;
+        const auto e = field_extents(spec, sizes);
+        const std::string label = scope + spec.name;
+        if constexpr (V::rank == 1)
+          view = V(label, e[0]);
+        else if constexpr (V::rank == 2)
+          view = V(label, e[0], e[1]);
+        else
+          view = V(label, e[0], e[1], e[2]);
+      },
+      out);
+  return out;
+}
+
+/// One array someone else owns: its first element and its leading dimension (elements between
+/// consecutive slots/levels; ICON's nproma). `element_size` guards against a float array passed
+/// where a double one is expected.
+struct ExternalArray {
+  const void* data = nullptr;
+  std::size_t leading_dimension = 0;
+  std::size_t element_size = 0;
+};
+
+/// Wraps the arrays of `arrays` (by field name) as the fields of `State<MemorySpace>` without
+/// copying. Every field must be in `arrays` except those allowed to be empty (ZDiffusion without
+/// `zdiffusion`, IfAvailable). Throws InvalidArgument naming the struct and field for a missing
+/// array, a wrong element size, a null pointer or a leading dimension < points; names in
+/// `arrays` that are not fields of the struct are refused too (a typo must not pass silently).
+template <template <class> class State, class MemorySpace>
+State<MemorySpace> wrap_external_state(const std::map<std::string, ExternalArray>& arrays,
+                                       const FieldSizes& sizes, const std::string& what,
+                                       bool zdiffusion = true) {
+  State<MemorySpace> out;
+  std::size_t used = 0;
+  State<MemorySpace>::for_each_field(
+      [&](const FieldSpec& spec, auto& view) {
+        using V = std::decay_t<decltype(view)>;
+        using T = typename V::value_type;
+        const auto it = arrays.find(spec.name);
+        if (it == arrays.end()) {
+          if (spec.presence == Presence::IfAvailable ||
+              (spec.presence == Presence::ZDiffusion && !zdiffusion))
+            return;
+          throw InvalidArgument(what + " " + spec.name + " is missing");
+        }
+        ++used;
+        const ExternalArray& a = it->second;
+        if (a.element_size != sizeof(T))
+          throw InvalidArgument(what + " " + spec.name + " has elements of " +
+                                std::to_string(a.element_size) + " bytes, expected " +
+                                std::to_string(sizeof(T)));
+        const auto extents = field_extents(spec, sizes);
+        view = wrap_external<T, V::rank, MemorySpace>(
+            what + " " + spec.name, static_cast<T*>(const_cast<void*>(a.data)), extents,
+            a.leading_dimension == 0 ? extents[0] : a.leading_dimension);
+      },
+      out);
+  if (used != arrays.size())
+    for (const auto& [name, array] : arrays) {
+      bool known = false;
+      for (const auto& spec : State<MemorySpace>::field_specs()) known |= name == spec.name;
+      if (!known) throw InvalidArgument(what + " has no field named '" + name + "'");
+    }
+  return out;
+}
+
+}  // namespace icondiff
