@@ -24,8 +24,10 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
+#include <type_traits>
 
 namespace icondiff {
 namespace {
@@ -107,6 +109,17 @@ VerticalGrid test_vertical_grid(int nlev, test::RandomSource& rng) {
   return v;
 }
 
+/// Calls f(spec, field) for every field of every state struct of `s`.
+template <class F>
+void for_each_savepoint_field(DiffusionSavepoint& s, F&& f) {
+  DiffusionPrognosticState<Host>::for_each_field(f, s.prognostic);
+  DiffusionDiagnosticState<Host>::for_each_field(f, s.diagnostic);
+  DiffusionMetricState<Host>::for_each_field(f, s.metric);
+  DiffusionInterpolationState<Host>::for_each_field(f, s.interpolation);
+  DiffusionEdgeParams<Host>::for_each_field(f, s.edges);
+  DiffusionCellParams<Host>::for_each_field(f, s.cells);
+}
+
 /// Random inputs the granule can run on: positive areas, lengths and theta, level offsets inside
 /// the column (ICON4Py's test construction: k + off in [0, nlev - 2]).
 DiffusionSavepoint random_init(const Grid& grid, int nlev, test::RandomSource& rng,
@@ -118,52 +131,49 @@ DiffusionSavepoint random_init(const Grid& grid, int nlev, test::RandomSource& r
   s.initial_run = rng.integer(0, 1) == 1;
   s.grid = make_grid_reference(grid, source);
   s.vertical = test_vertical_grid(nlev, rng);
-  const std::size_t nc = grid.num_cells, ne = grid.num_edges, nv = grid.num_vertices;
-  const std::size_t k = nlev, kh = nlev + 1;
-  s.prognostic.vn = random_2d<wp>(rng, "vn", ne, k, -20.0, 20.0);
-  s.prognostic.w = random_2d<wp>(rng, "w", nc, kh);
-  s.prognostic.theta_v = random_2d<wp>(rng, "theta_v", nc, k, 250.0, 350.0);
-  s.prognostic.exner = random_2d<wp>(rng, "exner", nc, k, 0.5, 1.0);
-  s.diagnostic.hdef_ic = random_2d<vp>(rng, "hdef_ic", nc, kh);
-  s.diagnostic.div_ic = random_2d<vp>(rng, "div_ic", nc, kh);
-  s.diagnostic.dwdx = random_2d<vp>(rng, "dwdx", nc, kh);
-  s.diagnostic.dwdy = random_2d<vp>(rng, "dwdy", nc, kh);
-  s.metric.theta_ref_mc = random_2d<vp>(rng, "theta_ref_mc", nc, k, 250.0, 350.0);
-  s.metric.wgtfac_c = random_2d<vp>(rng, "wgtfac_c", nc, kh, 0.0, 1.0);
-  s.metric.zd_vertoffset = View3D<int, Host>("icondiff::test::zd_vertoffset", nc, 3, k);
+  // Every field from the field lists, uniform in its range below (default [-1, 1)); then the
+  // fields with structure: integer level offsets inside the column, a zd_diffcoef mask, signs.
+  const std::map<std::string, std::pair<double, double>> ranges = {
+      {"vn", {-20.0, 20.0}},
+      {"theta_v", {250.0, 350.0}},
+      {"exner", {0.5, 1.0}},
+      {"theta_ref_mc", {250.0, 350.0}},
+      {"wgtfac_c", {0.0, 1.0}},
+      {"zd_diffcoef", {0.0, 0.01}},
+      {"zd_intcoef", {0.0, 1.0}},
+      {"nudgecoeff_e", {0.0, 1.0}},
+      {"inverse_primal_edge_lengths", {0.5, 1.0}},
+      {"inverse_vertex_vertex_lengths", {0.5, 1.0}},
+      {"inverse_dual_edge_lengths", {0.5, 1.0}},
+      {"edge_areas", {0.5, 1.0}},
+      {"cell_area", {0.5, 1.0}}};
+  const FieldSizes sizes{
+      static_cast<std::size_t>(grid.num_cells), static_cast<std::size_t>(grid.num_edges),
+      static_cast<std::size_t>(grid.num_vertices), static_cast<std::size_t>(nlev)};
+  const auto fill = [&](const FieldSpec& spec, auto& view) {
+    const auto it = ranges.find(spec.name);
+    const auto [lo, hi] = it == ranges.end() ? std::make_pair(-1.0, 1.0) : it->second;
+    using T = typename std::decay_t<decltype(view)>::value_type;
+    for (std::size_t n = 0; n < view.size(); ++n)
+      view.data()[n] = static_cast<T>(rng.uniform(lo, hi));
+  };
+  const std::string scope = "icondiff::test::";
+  s.prognostic = allocate_state<DiffusionPrognosticState, Host>(sizes, scope);
+  s.diagnostic = allocate_state<DiffusionDiagnosticState, Host>(sizes, scope);
+  s.metric = allocate_state<DiffusionMetricState, Host>(sizes, scope);
+  s.interpolation = allocate_state<DiffusionInterpolationState, Host>(sizes, scope);
+  s.edges = allocate_state<DiffusionEdgeParams, Host>(sizes, scope);
+  s.cells = allocate_state<DiffusionCellParams, Host>(sizes, scope);
+  for_each_savepoint_field(s, fill);
+  const std::size_t nc = sizes.cells, ne = sizes.edges, k = sizes.nlev;
   for (std::size_t l = 0; l < k; ++l)
     for (int j = 0; j < 3; ++j)
       for (std::size_t c = 0; c < nc; ++c)
         s.metric.zd_vertoffset(c, j, l) =
             rng.integer(-static_cast<int>(l), nlev - 2 - static_cast<int>(l));
-  s.metric.zd_diffcoef = random_2d<wp>(rng, "zd_diffcoef", nc, k, 0.0, 0.01);
   for (std::size_t c = 0; c < nc; c += 2) s.metric.zd_diffcoef(c, 0) = 0.0;  // the mask
-  s.metric.zd_intcoef = View3D<wp, Host>("icondiff::test::zd_intcoef", nc, 3, k);
-  for (std::size_t n = 0; n < s.metric.zd_intcoef.size(); ++n)
-    s.metric.zd_intcoef.data()[n] = rng.uniform(0.0, 1.0);
-  auto& in = s.interpolation;
-  in.e_bln_c_s = random_2d<wp>(rng, "e_bln_c_s", nc, 3);
-  in.rbf_coeff_1 = random_2d<wp>(rng, "rbf_coeff_1", nv, 6);
-  in.rbf_coeff_2 = random_2d<wp>(rng, "rbf_coeff_2", nv, 6);
-  in.geofac_div = random_2d<wp>(rng, "geofac_div", nc, 3);
-  in.geofac_n2s = random_2d<wp>(rng, "geofac_n2s", nc, 4);
-  in.geofac_grg_x = random_2d<wp>(rng, "geofac_grg_x", nc, 4);
-  in.geofac_grg_y = random_2d<wp>(rng, "geofac_grg_y", nc, 4);
-  in.nudgecoeff_e = random_1d<wp>(rng, "nudgecoeff_e", ne, 0.0, 1.0);
-  auto& ed = s.edges;
-  ed.tangent_orientation = random_1d<wp>(rng, "tangent_orientation", ne);
   for (std::size_t e = 0; e < ne; ++e)
-    ed.tangent_orientation(e) = ed.tangent_orientation(e) < 0 ? -1.0 : 1.0;
-  ed.inverse_primal_edge_lengths = random_1d<wp>(rng, "inverse_primal_edge_lengths", ne, 0.5, 1.0);
-  ed.inverse_vertex_vertex_lengths =
-      random_1d<wp>(rng, "inverse_vertex_vertex_lengths", ne, 0.5, 1.0);
-  ed.inverse_dual_edge_lengths = random_1d<wp>(rng, "inverse_dual_edge_lengths", ne, 0.5, 1.0);
-  ed.edge_areas = random_1d<wp>(rng, "edge_areas", ne, 0.5, 1.0);
-  ed.primal_normal_vert_x = random_2d<wp>(rng, "primal_normal_vert_x", ne, 4);
-  ed.primal_normal_vert_y = random_2d<wp>(rng, "primal_normal_vert_y", ne, 4);
-  ed.dual_normal_vert_x = random_2d<wp>(rng, "dual_normal_vert_x", ne, 4);
-  ed.dual_normal_vert_y = random_2d<wp>(rng, "dual_normal_vert_y", ne, 4);
-  s.cells.cell_area = random_1d<wp>(rng, "cell_area", nc, 0.5, 1.0);
+    s.edges.tangent_orientation(e) = s.edges.tangent_orientation(e) < 0 ? -1.0 : 1.0;
   s.metadata = {{"date", "2021-06-20T12:00:10.000"},
                 {"rank", std::to_string(rng.integer(0, 64))},
                 {"captured_by", "test_diffusion_savepoint, seed " + std::to_string(rng.seed())},
@@ -187,40 +197,15 @@ DiffusionSavepoint random_exit(const DiffusionSavepoint& init, test::RandomSourc
 
 template <class F>
 void for_each_field_pair(const DiffusionSavepoint& a, const DiffusionSavepoint& b, F&& f) {
-  f("vn", a.prognostic.vn, b.prognostic.vn);
-  f("w", a.prognostic.w, b.prognostic.w);
-  f("theta_v", a.prognostic.theta_v, b.prognostic.theta_v);
-  f("exner", a.prognostic.exner, b.prognostic.exner);
-  f("hdef_ic", a.diagnostic.hdef_ic, b.diagnostic.hdef_ic);
-  f("div_ic", a.diagnostic.div_ic, b.diagnostic.div_ic);
-  f("dwdx", a.diagnostic.dwdx, b.diagnostic.dwdx);
-  f("dwdy", a.diagnostic.dwdy, b.diagnostic.dwdy);
-  f("theta_ref_mc", a.metric.theta_ref_mc, b.metric.theta_ref_mc);
-  f("wgtfac_c", a.metric.wgtfac_c, b.metric.wgtfac_c);
-  f("zd_vertoffset", a.metric.zd_vertoffset, b.metric.zd_vertoffset);
-  f("zd_diffcoef", a.metric.zd_diffcoef, b.metric.zd_diffcoef);
-  f("zd_intcoef", a.metric.zd_intcoef, b.metric.zd_intcoef);
-  f("e_bln_c_s", a.interpolation.e_bln_c_s, b.interpolation.e_bln_c_s);
-  f("rbf_coeff_1", a.interpolation.rbf_coeff_1, b.interpolation.rbf_coeff_1);
-  f("rbf_coeff_2", a.interpolation.rbf_coeff_2, b.interpolation.rbf_coeff_2);
-  f("geofac_div", a.interpolation.geofac_div, b.interpolation.geofac_div);
-  f("geofac_n2s", a.interpolation.geofac_n2s, b.interpolation.geofac_n2s);
-  f("geofac_grg_x", a.interpolation.geofac_grg_x, b.interpolation.geofac_grg_x);
-  f("geofac_grg_y", a.interpolation.geofac_grg_y, b.interpolation.geofac_grg_y);
-  f("nudgecoeff_e", a.interpolation.nudgecoeff_e, b.interpolation.nudgecoeff_e);
-  f("tangent_orientation", a.edges.tangent_orientation, b.edges.tangent_orientation);
-  f("inverse_primal_edge_lengths", a.edges.inverse_primal_edge_lengths,
-    b.edges.inverse_primal_edge_lengths);
-  f("inverse_vertex_vertex_lengths", a.edges.inverse_vertex_vertex_lengths,
-    b.edges.inverse_vertex_vertex_lengths);
-  f("inverse_dual_edge_lengths", a.edges.inverse_dual_edge_lengths,
-    b.edges.inverse_dual_edge_lengths);
-  f("edge_areas", a.edges.edge_areas, b.edges.edge_areas);
-  f("primal_normal_vert_x", a.edges.primal_normal_vert_x, b.edges.primal_normal_vert_x);
-  f("primal_normal_vert_y", a.edges.primal_normal_vert_y, b.edges.primal_normal_vert_y);
-  f("dual_normal_vert_x", a.edges.dual_normal_vert_x, b.edges.dual_normal_vert_x);
-  f("dual_normal_vert_y", a.edges.dual_normal_vert_y, b.edges.dual_normal_vert_y);
-  f("cell_area", a.cells.cell_area, b.cells.cell_area);
+  const auto named = [&f](const FieldSpec& spec, const auto& x, const auto& y) {
+    f(spec.name, x, y);
+  };
+  DiffusionPrognosticState<Host>::for_each_field(named, a.prognostic, b.prognostic);
+  DiffusionDiagnosticState<Host>::for_each_field(named, a.diagnostic, b.diagnostic);
+  DiffusionMetricState<Host>::for_each_field(named, a.metric, b.metric);
+  DiffusionInterpolationState<Host>::for_each_field(named, a.interpolation, b.interpolation);
+  DiffusionEdgeParams<Host>::for_each_field(named, a.edges, b.edges);
+  DiffusionCellParams<Host>::for_each_field(named, a.cells, b.cells);
 }
 
 template <class A, class B>

@@ -3,11 +3,20 @@
 // inputs in [-1, 1), with the constants of ICON4Py's stencil tests, on the torus and the real
 // grids. Outputs start poisoned (NaN) or random, and whole arrays are compared, so a point written
 // outside its range or left unwritten inside it fails. Compiled once per backend.
+//
+// The program-level stencils are built as the granule and the ICON4Py stencil runner build them:
+// by their factory (diffusion/diffusion_stencils.hpp) from an input bundle and temporaries that
+// hold the test's random inputs under the members' names, so a factory that wires a member to
+// the wrong field fails here too.
 #include "reference/diffusion_reference.hpp"
 #include "support/field_compare.hpp"
 #include "support/stencil_grids.hpp"
 
 #include <icondiff/core/launch.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
+#include <icondiff/diffusion/diffusion_params.hpp>
+#include <icondiff/diffusion/diffusion_stencils.hpp>
 #include <icondiff/stencils/apply_diffusion_to_theta_and_exner.hpp>
 #include <icondiff/stencils/apply_diffusion_to_vn.hpp>
 #include <icondiff/stencils/apply_diffusion_to_w.hpp>
@@ -32,6 +41,7 @@ using reference::Table;
 using reference::Vector;
 using test::HostField;
 using SGrid = test::StencilGrid<M>;
+namespace factory = diffusion_stencils;
 
 std::uint64_t seed_for(const char* test) {
   if (const char* env = std::getenv("ICONDIFF_TEST_SEED")) return std::strtoull(env, nullptr, 10);
@@ -88,6 +98,14 @@ IndexRange all(index_t n) {
   return {0, n};
 }
 
+/// An input bundle on the test grid (its DeviceGrid, shared) with no fields: a test gives data,
+/// by name, to the members its stencil reads; the rest stay empty Views.
+DiffusionInputs<M> bundle_on(const SGrid& s) {
+  DiffusionInputs<M> in;
+  in.grid = s.device;
+  return in;
+}
+
 /// Cells whose C2E2C/C2E2CO neighbours all exist: every cell on the torus and on a global grid,
 /// from lateral boundary row 2 on a limited-area grid (row 1 touches the boundary).
 IndexRange cells_with_neighbours(const SGrid& s) {
@@ -101,10 +119,12 @@ void rbf_vec_interpol_vertex(const SGrid& s, test::RandomSource& rng) {
   const Table c1 = random_table(rng, g.num_vertices, 6), c2 = random_table(rng, g.num_vertices, 6);
   Field u = poisoned(g.num_vertices, s.nlev), v = u;
   const auto du = dev<vp>(u), dv = dev<vp>(v);
+  DiffusionInputs<M> in = bundle_on(s);
+  in.interpolation.rbf_coeff_1 = dev<wp>(c1);
+  in.interpolation.rbf_coeff_2 = dev<wp>(c2);
   const IndexRange r = s.ranges.rbf_vertices;
   run("icondiff::test::rbf", r, 0, s.nlev,
-      stencils::MoIntpRbfRbfVecInterpolVertex<M>{dev<wp>(p_e), dev<wp>(c1), dev<wp>(c2),
-                                                 s.device.v2e, du, dv});
+      factory::rbf_vec_interpol_vertex(in, dev<wp>(p_e), du, dv));
   reference::mo_intp_rbf_rbf_vec_interpol_vertex(g, p_e, c1, c2, u, v, r.start, r.end, 0, s.nlev);
   EXPECT_TRUE(test::all_close("p_u_out", test::to_host(du), u, test::stencil_tolerance()));
   EXPECT_TRUE(test::all_close("p_v_out", test::to_host(dv), v, test::stencil_tolerance()));
@@ -125,12 +145,25 @@ void nabla2_and_smag_coefficients_for_vn(const SGrid& s, test::RandomSource& rng
   Field kh = poisoned(ne, s.nlev), khc = kh, z2 = kh;
   const auto dkh = dev<vp>(kh), dkhc = dev<vp>(khc);
   const auto dz2 = dev<wp>(z2);
+  DiffusionInputs<M> in = bundle_on(s);
+  in.edges.tangent_orientation = dev<wp>(orientation);
+  in.edges.inverse_primal_edge_lengths = dev<wp>(ip);
+  in.edges.inverse_vertex_vertex_lengths = dev<wp>(ivv);
+  in.edges.primal_normal_vert_x = dev<wp>(pnx);
+  in.edges.primal_normal_vert_y = dev<wp>(pny);
+  in.edges.dual_normal_vert_x = dev<wp>(dnx);
+  in.edges.dual_normal_vert_y = dev<wp>(dny);
+  DiffusionTemporaries<M> t;
+  t.diff_multfac_smag = dev<vp>(dmfs);
+  t.u_vert = dev<vp>(u);
+  t.v_vert = dev<vp>(v);
+  t.kh_smag_e = dkh;
+  t.kh_smag_ec = dkhc;
+  t.z_nabla2_e = dz2;
   const IndexRange r = s.ranges.nabla2_edges;
   run("icondiff::test::nabla2_and_smag", r, 0, s.nlev,
-      stencils::CalculateNabla2AndSmagCoefficientsForVn<M>{
-          dev<vp>(dmfs), dev<wp>(orientation), dev<wp>(ip), dev<wp>(ivv), dev<vp>(u), dev<vp>(v),
-          dev<wp>(pnx), dev<wp>(pny), dev<wp>(dnx), dev<wp>(dny), dev<wp>(vn), dev<vp>(smag_limit),
-          s.device.e2c2v, static_cast<vp>(smag_offset), dkh, dkhc, dz2});
+      factory::nabla2_and_smag_coefficients_for_vn(in, t, dev<wp>(vn), dev<vp>(smag_limit),
+                                                   static_cast<vp>(smag_offset)));
   reference::calculate_nabla2_and_smag_coefficients_for_vn(
       g, dmfs, orientation, ip, ivv, u, v, pnx, pny, dnx, dny, vn, smag_limit, kh, khc, z2,
       smag_offset, r.start, r.end, 0, s.nlev);
@@ -158,9 +191,14 @@ TurbulenceInputs turbulence_inputs(const SGrid& s, test::RandomSource& rng) {
 }
 stencils::TemporaryFieldsForTurbulenceDiagnostics<M> temporaries(const SGrid& s,
                                                                  const TurbulenceInputs& in) {
-  return {dev<vp>(in.kh_smag_ec),        dev<wp>(in.vn),
-          dev<wp>(in.e_bln_c_s),         dev<wp>(in.geofac_div),
-          dev<vp>(in.diff_multfac_smag), s.device.c2e};
+  stencils::TemporaryFieldsForTurbulenceDiagnostics<M> b;
+  b.kh_smag_ec = dev<vp>(in.kh_smag_ec);
+  b.vn = dev<wp>(in.vn);
+  b.e_bln_c_s = dev<wp>(in.e_bln_c_s);
+  b.geofac_div = dev<wp>(in.geofac_div);
+  b.diff_multfac_smag = dev<vp>(in.diff_multfac_smag);
+  b.c2e = s.device.c2e;
+  return b;
 }
 
 void temporary_fields_for_turbulence_diagnostics(const SGrid& s, test::RandomSource& rng) {
@@ -197,10 +235,19 @@ void calculate_diagnostic_quantities_for_turbulence(const SGrid& s, test::Random
   const index_t nc = s.grid.num_cells;
   Field div_ic = poisoned(nc, s.nlev + 1), hdef_ic = div_ic;
   const auto ddiv_ic = dev<vp>(div_ic), dhdef = dev<vp>(hdef_ic);
+  DiffusionInputs<M> bundle = bundle_on(s);
+  bundle.interpolation.e_bln_c_s = dev<wp>(in.e_bln_c_s);
+  bundle.interpolation.geofac_div = dev<wp>(in.geofac_div);
+  bundle.metric.wgtfac_c = dev<vp>(in.wgtfac_c);
+  DiffusionTemporaries<M> t;
+  t.kh_smag_ec = dev<vp>(in.kh_smag_ec);
+  t.diff_multfac_smag = dev<vp>(in.diff_multfac_smag);
+  DiffusionDiagnosticState<M> diagnostic;
+  diagnostic.div_ic = ddiv_ic;
+  diagnostic.hdef_ic = dhdef;
   const IndexRange r = s.ranges.turbulence_cells;
   run("icondiff::test::turbulence", r, 1, s.nlev,
-      stencils::CalculateDiagnosticQuantitiesForTurbulence<M>{
-          temporaries(s, in), dev<vp>(in.wgtfac_c), ddiv_ic, dhdef});
+      factory::diagnostic_quantities_for_turbulence(bundle, t, diagnostic, dev<wp>(in.vn)));
   reference::calculate_diagnostic_quantities_for_turbulence(
       s.grid, in.kh_smag_ec, in.vn, in.e_bln_c_s, in.geofac_div, in.diff_multfac_smag, in.wgtfac_c,
       div_ic, hdef_ic, r.start, r.end, 1, s.nlev);
@@ -234,8 +281,16 @@ VnInputs vn_inputs(const SGrid& s, test::RandomSource& rng) {
   return in;
 }
 stencils::CalculateNabla4<M> nabla4_body(const SGrid& s, const VnInputs& in) {
-  return {dev<vp>(in.u_vert),     dev<vp>(in.v_vert), dev<wp>(in.pnx), dev<wp>(in.pny),
-          dev<wp>(in.z_nabla2_e), dev<wp>(in.ivv),    dev<wp>(in.ip),  s.device.e2c2v};
+  stencils::CalculateNabla4<M> b;
+  b.u_vert = dev<vp>(in.u_vert);
+  b.v_vert = dev<vp>(in.v_vert);
+  b.primal_normal_vert_v1 = dev<wp>(in.pnx);
+  b.primal_normal_vert_v2 = dev<wp>(in.pny);
+  b.z_nabla2_e = dev<wp>(in.z_nabla2_e);
+  b.inv_vert_vert_length = dev<wp>(in.ivv);
+  b.inv_primal_edge_length = dev<wp>(in.ip);
+  b.e2c2v = s.device.e2c2v;
+  return b;
 }
 constexpr double nudgezone_diff = 9.0, fac_bdydiff_v = 5.0;  // ICON4Py's test constants
 
@@ -295,18 +350,32 @@ void elementary_vn_updates(const SGrid& s, test::RandomSource& rng) {
 
 void apply_diffusion_to_vn(const SGrid& s, test::RandomSource& rng) {
   const VnInputs in = vn_inputs(s, rng);
-  // Both branches on every grid: the grid's own flag, then the other one.
+  DiffusionInputs<M> bundle = bundle_on(s);
+  bundle.edges.primal_normal_vert_x = dev<wp>(in.pnx);
+  bundle.edges.primal_normal_vert_y = dev<wp>(in.pny);
+  bundle.edges.inverse_vertex_vertex_lengths = dev<wp>(in.ivv);
+  bundle.edges.inverse_primal_edge_lengths = dev<wp>(in.ip);
+  bundle.edges.edge_areas = dev<wp>(in.area_edge);
+  bundle.interpolation.nudgecoeff_e = dev<wp>(in.nudgecoeff_e);
+  DiffusionTemporaries<M> t;
+  t.u_vert = dev<vp>(in.u_vert);
+  t.v_vert = dev<vp>(in.v_vert);
+  t.z_nabla2_e = dev<wp>(in.z_nabla2_e);
+  t.kh_smag_e = dev<vp>(in.kh_smag_e);
+  DiffusionParams params;
+  params.nudgezone_diff = nudgezone_diff;
+  params.fac_bdydiff_v = fac_bdydiff_v;
+  // Both branches on every grid: the grid's own flag, then the other one (set on the bundle's
+  // copy of the DeviceGrid, whose Views are shared with the test grid's).
   for (const bool limited_area : {s.grid.limited_area, !s.grid.limited_area}) {
+    bundle.grid.limited_area = limited_area;
     Field vn = in.vn;
     const auto dvn = dev<wp>(vn);
     const IndexRange r = s.ranges.vn_edges;
     // On the torus every zone starts at 0; split it in the middle to exercise both branches.
     const index_t split = s.torus ? s.grid.num_edges / 2 : s.ranges.start_2nd_nudge_line;
     run("icondiff::test::apply_diffusion_to_vn", r, 0, s.nlev,
-        stencils::ApplyDiffusionToVn<M>{nabla4_body(s, in), dev<wp>(in.area_edge),
-                                        dev<vp>(in.kh_smag_e), dev<wp>(in.diff_multfac_vn),
-                                        dev<wp>(in.nudgecoeff_e), static_cast<vp>(nudgezone_diff),
-                                        fac_bdydiff_v, split, limited_area, dvn});
+        factory::apply_diffusion_to_vn(bundle, t, params, dev<wp>(in.diff_multfac_vn), split, dvn));
     reference::apply_diffusion_to_vn(s.grid, in.u_vert, in.v_vert, in.pnx, in.pny, in.z_nabla2_e,
                                      in.ivv, in.ip, in.area_edge, in.kh_smag_e, in.diff_multfac_vn,
                                      in.nudgecoeff_e, vn, nudgezone_diff, fac_bdydiff_v, split,
@@ -393,26 +462,27 @@ void apply_diffusion_to_w(const SGrid& s, test::RandomSource& rng) {
   // On the torus every zone spans the grid; update only a middle part to exercise the copy path.
   const IndexRange updated = s.torus ? IndexRange{nc / 3, 2 * nc / 3} : s.ranges.w_updated_cells;
   const int nrdmax = std::min(13, s.nlev);  // ICON4Py's test constant
+  DiffusionInputs<M> bundle = bundle_on(s);
+  bundle.interpolation.geofac_n2s = dev<wp>(in.geofac_n2s);
+  bundle.interpolation.geofac_grg_x = dev<wp>(in.geofac_grg_x);
+  bundle.interpolation.geofac_grg_y = dev<wp>(in.geofac_grg_y);
+  bundle.cells.cell_area = dev<wp>(in.area);
+  DiffusionTemporaries<M> t;
+  t.diff_multfac_n2w = dev<wp>(in.diff_multfac_n2w);
+  DiffusionParams params;
+  params.diff_multfac_w = diff_multfac_w;
   for (const int type_shear : {2, 0}) {
     Field w = rng.field(nc, s.nlev + 1);  // the output starts different from w_old
     Field dwdx = rng.field(nc, s.nlev + 1), dwdy = rng.field(nc, s.nlev + 1);
     const auto dw = dev<wp>(w);
     const auto ddx = dev<vp>(dwdx), ddy = dev<vp>(dwdy);
     const auto dw_old = dev<wp>(in.w);
+    DiffusionDiagnosticState<M> diagnostic;
+    diagnostic.dwdx = ddx;
+    diagnostic.dwdy = ddy;
     run("icondiff::test::apply_diffusion_to_w", r, 0, s.nlev,
-        stencils::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence<M>{
-            {dw_old, dev<wp>(in.geofac_n2s), s.device.c2e2co},
-            {dw_old, dev<wp>(in.geofac_grg_x), dev<wp>(in.geofac_grg_y), s.device.c2e2co},
-            dev<wp>(in.area),
-            dev<wp>(in.diff_multfac_n2w),
-            type_shear,
-            diff_multfac_w,
-            nrdmax,
-            updated.start,
-            updated.end,
-            dw,
-            ddx,
-            ddy});
+        factory::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(
+            bundle, t, params, type_shear, nrdmax, updated, diagnostic, dw_old, dw));
     Field dwdx_ref = as_vp(dwdx), dwdy_ref = as_vp(dwdy);
     reference::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(
         s.grid, in.area, in.geofac_n2s, in.geofac_grg_x, in.geofac_grg_y, in.w, w, type_shear,
@@ -427,20 +497,15 @@ void apply_diffusion_to_w(const SGrid& s, test::RandomSource& rng) {
     Field w2 = in.w, dwdx2 = dwdx, dwdy2 = dwdy;
     const auto dw2 = dev<wp>(w2);
     const auto ddx2 = dev<vp>(dwdx2), ddy2 = dev<vp>(dwdy2);
-    const auto z2 = dev<vp>(poisoned(nc, s.nlev));
+    t.z_nabla2_c = dev<vp>(poisoned(nc, s.nlev));
+    DiffusionDiagnosticState<M> diagnostic2;
+    diagnostic2.dwdx = ddx2;
+    diagnostic2.dwdy = ddy2;
     run("icondiff::test::nabla2_for_w_and_gradients", r, 0, s.nlev,
-        stencils::Nabla2ForWAndHorizontalGradients<M>{
-            {dw2, dev<wp>(in.geofac_n2s), s.device.c2e2co},
-            {dw2, dev<wp>(in.geofac_grg_x), dev<wp>(in.geofac_grg_y), s.device.c2e2co},
-            type_shear == 2,
-            z2,
-            ddx2,
-            ddy2});
+        factory::nabla2_for_w_and_horizontal_gradients(bundle, t, type_shear == 2, diagnostic2,
+                                                       dw2));
     run("icondiff::test::apply_nabla4_and_damping_to_w", updated, 0, s.nlev,
-        stencils::ApplyNabla4AndDampingToW<M>{
-            {dev<wp>(in.area), z2, dev<wp>(in.geofac_n2s), s.device.c2e2co, diff_multfac_w, dw2},
-            dev<wp>(in.diff_multfac_n2w),
-            nrdmax});
+        factory::apply_nabla4_and_damping_to_w(bundle, t, params, nrdmax, dw2));
     // The reference's w holds the new values on [w_start, HALO) and the old ones elsewhere, which
     // is exactly what the in-place variant leaves (w outside the update range keeps w_old).
     Field w_expected = in.w;
@@ -491,13 +556,17 @@ void cold_pools(const SGrid& s, test::RandomSource& rng) {
     const double thresh = -5.0, smallest = 2.220446049250313e-16;  // as the granule uses them
     Field kh_out = kh;
     const auto dkh = dev<vp>(kh_out);
+    DiffusionInputs<M> bundle = bundle_on(s);
+    bundle.metric.theta_ref_mc = dev<vp>(theta_ref);
+    DiffusionTemporaries<M> t;
+    t.kh_smag_e = dkh;
+    DiffusionParams params;
+    params.thresh_tdiff = thresh;
+    params.smallest_vpfloat = smallest;
     const IndexRange edges = s.ranges.cold_pool_edges;
     run("icondiff::test::cold_pools", edges, s.nlev - 2, s.nlev,
-        stencils::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<M>{
-            {dev<wp>(theta_v), dev<vp>(theta_ref), s.device.c2e2c, thresh,
-             static_cast<vp>(smallest)},
-            s.device.e2c,
-            dkh});
+        factory::enhanced_diffusion_coefficients_for_grid_point_cold_pools(bundle, t, params,
+                                                                           dev<wp>(theta_v)));
     reference::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(
         g, theta_v, theta_ref, thresh, smallest, kh_out, edges.start, edges.end, s.nlev - 2,
         s.nlev);
@@ -624,21 +693,28 @@ void apply_diffusion_to_theta_and_exner(const SGrid& s, test::RandomSource& rng)
   const index_t nc = g.num_cells;
   // ICON4Py's test range: [S(C, LB2), n_cells)
   const IndexRange cells{g.range(Location::Cell, Zone::LateralBoundary2).start, nc};
-  const auto theta_in = dev<wp>(in.theta_v);
+  DiffusionInputs<M> bundle = bundle_on(s);
+  bundle.edges.inverse_dual_edge_lengths = dev<wp>(in.inv_dual_edge_length);
+  bundle.interpolation.geofac_div = dev<wp>(in.geofac_div);
+  bundle.metric.zd_vertoffset = test::to_device<int, M>(in.zd_vertoffset, "zd_vertoffset");
+  bundle.metric.zd_diffcoef = dev<wp>(in.zd_diffcoef);
+  bundle.metric.zd_intcoef = test::to_device<wp, M>(in.vcoef, "vcoef");
+  bundle.cells.cell_area = dev<wp>(in.area);
+  DiffusionTemporaries<M> t;
+  t.kh_smag_e = dev<vp>(in.kh_smag_e);
+  t.theta_v_tmp = dev<wp>(in.theta_v);  // the granule's copy of theta_v (S10)
+  t.geofac_n2s_c = dev<wp>(in.geofac_n2s_c);
+  t.geofac_n2s_nbh = dev<wp>(in.geofac_n2s_nbh);
+  DiffusionParams params;
+  params.rd_o_cvd = rd_o_cvd;
   for (const bool zdiffu : {true, false}) {
     Field theta = rng.field(nc, s.nlev), exner = in.exner;
-    const auto dth = dev<wp>(theta), dex = dev<wp>(exner);
+    DiffusionPrognosticState<M> prognostic;
+    prognostic.theta_v = dev<wp>(theta);
+    prognostic.exner = dev<wp>(exner);
+    const auto dth = prognostic.theta_v, dex = prognostic.exner;
     run("icondiff::test::apply_diffusion_to_theta_and_exner", cells, 0, s.nlev,
-        stencils::ApplyDiffusionToThetaAndExner<M>{
-            {{dev<vp>(in.kh_smag_e), dev<wp>(in.inv_dual_edge_length), theta_in, s.device.e2c},
-             dev<wp>(in.geofac_div),
-             s.device.c2e},
-            zdiffu_body(s, in, theta_in),
-            zdiffu,
-            dev<wp>(in.area),
-            static_cast<vp>(rd_o_cvd),
-            dth,
-            dex});
+        factory::apply_diffusion_to_theta_and_exner(bundle, t, params, zdiffu, prognostic));
     reference::apply_diffusion_to_theta_and_exner(
         g, in.kh_smag_e, in.inv_dual_edge_length, in.theta_v, in.geofac_div, in.zd_vertoffset,
         in.zd_diffcoef, in.geofac_n2s_c, in.geofac_n2s_nbh, in.vcoef, in.area, theta, exner,

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace icondiff::compat {
 
@@ -120,6 +121,19 @@ inline void set_begin_fence_callback(BeginFenceCallback callback) {
 template <class ExecSpace>
 int concurrency(const ExecSpace& space = ExecSpace()) {
   return space.concurrency();
+}
+
+// ---- Execution space instances: partition_space makes independent instances of every backend
+// from 4.0 on (3.x only for some, none in 3.4, where host backends have one instance anyway).
+// Before 4.0 the "instances" are copies of `space`.
+template <class ExecSpace>
+std::vector<ExecSpace> make_instances(const ExecSpace& space, int n) {
+#if KOKKOS_VERSION >= 40000
+  std::vector<int> weights(n, 1);  // an lvalue: some 4.x backends take the weights by reference
+  return Kokkos::Experimental::partition_space(space, weights);
+#else
+  return std::vector<ExecSpace>(n, space);
+#endif
 }
 
 // ---- Initialization ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <utility>
 
@@ -27,41 +28,35 @@ namespace {
 constexpr double rad_to_deg = 180.0 / 3.14159265358979323846;
 const char* const mesh_name = "mesh";
 
-struct FieldInfo {
-  const char* name;
-  bool on_edges;     // else cells
-  bool half_levels;  // else full levels
-  bool diagnostic;
-  const char* standard_name;  // "" where the CF standard-name table has none
-  const char* long_name;
-  const char* units;
-};
+// The output fields are those of the prognostic and the diagnostic state's field lists
+// (diffusion/diffusion_states.hpp): name, location, levels, units and long_name come from there.
 
-// ICON variable names; the standard names are entries of the CF standard-name table.
-const FieldInfo field_table[] = {
-    {"vn", true, false, false, "",
-     "normal wind component at the edge midpoint (positive along the edge's primal normal)",
-     "m s-1"},
-    {"w", false, true, false, "upward_air_velocity", "vertical wind", "m s-1"},
-    {"theta_v", false, false, false, "", "virtual potential temperature", "K"},
-    {"exner", false, false, false, "dimensionless_exner_function", "Exner function", "1"},
-    {"div_ic", false, true, true, "divergence_of_wind", "horizontal wind divergence at half levels",
-     "s-1"},
-    {"hdef_ic", false, true, true, "", "squared horizontal deformation at half levels", "s-2"},
-    {"dwdx", false, true, true, "", "eastward gradient of the vertical wind at half levels", "s-1"},
-    {"dwdy", false, true, true, "", "northward gradient of the vertical wind at half levels",
-     "s-1"},
-};
+/// Calls f(spec, diagnostic, fields.<name>) for every output field in list order: the prognostic
+/// state's fields (required at every step), then the diagnostic state's (diagnostic = true:
+/// optional, and written only with UgridWriterOptions::write_diagnostics).
+template <class F>
+void for_each_output_field(const UgridOutputFields& fields, F&& f) {
+  using H = Kokkos::HostSpace;
+  DiffusionPrognosticState<H>::for_each_field(
+      [&f](const FieldSpec& spec, const HostFieldRef& ref) { f(spec, false, ref); }, fields);
+  DiffusionDiagnosticState<H>::for_each_field(
+      [&f](const FieldSpec& spec, const HostFieldRef& ref) { f(spec, true, ref); }, fields);
+}
 
-const HostFieldRef& field_of(const UgridOutputFields& f, const std::string& name) {
-  if (name == "vn") return f.vn;
-  if (name == "w") return f.w;
-  if (name == "theta_v") return f.theta_v;
-  if (name == "exner") return f.exner;
-  if (name == "div_ic") return f.div_ic;
-  if (name == "hdef_ic") return f.hdef_ic;
-  if (name == "dwdx") return f.dwdx;
-  return f.dwdy;
+/// The CF standard_name of an output field, nullptr where the CF standard-name table has none
+/// (a made-up one breaks conformance). All the writer adds to the field lists.
+const char* standard_name_of(const char* field) {
+  static const struct {
+    const char* field;
+    const char* standard_name;
+  } names[] = {
+      {"w", "upward_air_velocity"},
+      {"exner", "dimensionless_exner_function"},
+      {"div_ic", "divergence_of_wind"},
+  };
+  for (const auto& n : names)
+    if (std::strcmp(n.field, field) == 0) return n.standard_name;
+  return nullptr;
 }
 
 void check_heights(const std::string& path, const std::vector<double>& full,
@@ -263,20 +258,23 @@ void UgridWriter::Impl::define_and_write_grid(
   nc.text("time", "calendar", "proleptic_gregorian");
   nc.text("time", "axis", "T");
 
-  // ---- Fields ----
-  for (const FieldInfo& f : field_table) {
-    if (f.diagnostic && !options.write_diagnostics) continue;
-    nc.variable(f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE,
-                {"time", f.half_levels ? "height_2" : "height", f.on_edges ? "nedges" : "ncells"});
-    if (*f.standard_name) nc.text(f.name, "standard_name", f.standard_name);
+  // ---- Fields (from the field lists) ----
+  for_each_output_field({}, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef&) {
+    if (diagnostic && !options.write_diagnostics) return;
+    const bool on_edges = f.location == Location::Edge;  // else cells
+    nc.variable(
+        f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE,
+        {"time", f.levels == Levels::Half ? "height_2" : "height", on_edges ? "nedges" : "ncells"});
+    if (const char* standard_name = standard_name_of(f.name))
+      nc.text(f.name, "standard_name", standard_name);
     nc.text(f.name, "long_name", f.long_name);
     nc.text(f.name, "units", f.units);
     nc.text(f.name, "mesh", mesh_name);
-    nc.text(f.name, "location", f.on_edges ? "edge" : "face");
-    nc.text(f.name, "coordinates", f.on_edges ? "elon elat" : "clon clat");
-    if (!f.on_edges && have_area) nc.text(f.name, "cell_measures", "area: cell_area");
+    nc.text(f.name, "location", on_edges ? "edge" : "face");
+    nc.text(f.name, "coordinates", on_edges ? "elon elat" : "clon clat");
+    if (!on_edges && have_area) nc.text(f.name, "cell_measures", "area: cell_area");
     nc.fill_value(f.name, options.single_precision ? NC_FILL_FLOAT : NC_FILL_DOUBLE);
-  }
+  });
 
   // ---- Global attributes: ours first, then the caller's (which may replace the descriptive
   // ones) ----
@@ -423,38 +421,38 @@ void UgridWriter::write_step(double time_seconds, const UgridOutputFields& field
                     m.path, time_seconds, m.last_time));
 
   // Check everything before writing anything, so a bad call leaves no partial record.
-  for (const FieldInfo& f : field_table) {
-    if (f.diagnostic && !m.options.write_diagnostics) continue;
-    const HostFieldRef& ref = field_of(fields, f.name);
-    const std::size_t points = static_cast<std::size_t>(f.on_edges ? m.num_edges : m.num_cells);
-    const std::size_t levels = static_cast<std::size_t>(m.nlev + (f.half_levels ? 1 : 0));
+  for_each_output_field(fields, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef& ref) {
+    if (diagnostic && !m.options.write_diagnostics) return;
+    const bool on_edges = f.location == Location::Edge;
+    const bool half_levels = f.levels == Levels::Half;
+    const std::size_t points = static_cast<std::size_t>(on_edges ? m.num_edges : m.num_cells);
+    const std::size_t levels = static_cast<std::size_t>(m.nlev + (half_levels ? 1 : 0));
     if (ref.empty()) {
-      if (!f.diagnostic)
+      if (!diagnostic)
         throw InvalidArgument(
             fmt::format("UGRID output '{}': step {}: the prognostic field '{}' is missing", m.path,
                         m.steps, f.name));
-      continue;
+      return;
     }
     if (ref.data == nullptr || ref.size != points * levels)
       throw InvalidArgument(fmt::format(
           "UGRID output '{}': step {}: field '{}' has {} values, expected {} {} x {} {} levels",
-          m.path, m.steps, f.name, ref.size, points, f.on_edges ? "edges" : "cells", levels,
-          f.half_levels ? "half" : "full"));
-  }
+          m.path, m.steps, f.name, ref.size, points, on_edges ? "edges" : "cells", levels,
+          half_levels ? "half" : "full"));
+  });
 
   m.nc.put_record("time", m.steps, &time_seconds);
   std::vector<float> single;
-  for (const FieldInfo& f : field_table) {
-    if (f.diagnostic && !m.options.write_diagnostics) continue;
-    const HostFieldRef& ref = field_of(fields, f.name);
-    if (ref.empty()) continue;  // stays _FillValue
+  for_each_output_field(fields, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef& ref) {
+    if (diagnostic && !m.options.write_diagnostics) return;
+    if (ref.empty()) return;  // stays _FillValue
     if (m.options.single_precision) {
       single.assign(ref.data, ref.data + ref.size);
       m.nc.put_record(f.name, m.steps, single.data());
     } else {
       m.nc.put_record(f.name, m.steps, ref.data);
     }
-  }
+  });
   m.nc.sync();
   m.last_time = time_seconds;
   ++m.steps;

@@ -9,7 +9,8 @@ namespace icondiff {
 
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
                                              const DiffusionSetupConfig& setup) {
-  diffusion.validate();
+  // The diffusion configuration is validated once, by the granule that uses it; only its
+  // nudging coefficient is read here, and the interpolation configuration checks that.
   HostDiffusionInputs in;
   InterpolationConfig interpolation = setup.interpolation;
   interpolation.max_nudging_coefficient = diffusion.max_nudging_coefficient;

@@ -58,6 +58,22 @@ Kokkos::View<T***, FieldLayout, MemorySpace> copy_to_view(
   return view;
 }
 
+namespace detail {
+/// A new uninitialised View of type Out with the extents of `from`.
+template <class Out, class View>
+Out allocate_like(const std::string& label, const View& from) {
+  const auto alloc = Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+  if constexpr (View::rank == 1) {
+    return Out(alloc, from.extent(0));
+  } else if constexpr (View::rank == 2) {
+    return Out(alloc, from.extent(0), from.extent(1));
+  } else {
+    static_assert(View::rank == 3, "fields have rank 1, 2 or 3");
+    return Out(alloc, from.extent(0), from.extent(1), from.extent(2));
+  }
+}
+}  // namespace detail
+
 /// A fresh View in `To` with the extents and contents of `from` (never an alias, even when `To`
 /// is `from`'s space: a capture must not see later in-place updates). Empty stays empty.
 template <class To, class View>
@@ -65,23 +81,17 @@ Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To
     const std::string& label, const View& from) {
   using Out = Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To>;
   if (from.data() == nullptr && from.size() == 0) return Out();
-  const auto alloc = Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
-  Out out;
-  if constexpr (View::rank == 1) {
-    out = Out(alloc, from.extent(0));
-  } else if constexpr (View::rank == 2) {
-    out = Out(alloc, from.extent(0), from.extent(1));
-  } else {
-    static_assert(View::rank == 3, "fields have rank 1, 2 or 3");
-    out = Out(alloc, from.extent(0), from.extent(1), from.extent(2));
-  }
+  Out out = detail::allocate_like<Out>(label, from);
   if (from.span_is_contiguous()) {
     Kokkos::deep_copy(out, from);
   } else {
     // A padded View (external memory with a leading dimension > points) cannot be deep-copied
-    // across spaces directly: copy it into a contiguous View of its own space first.
-    typename View::non_const_type contiguous =
-        copy_view<typename View::memory_space>(label + "_contiguous", from);
+    // across spaces directly: copy it into a contiguous View of its own space first (within one
+    // space deep_copy takes any strides).
+    using Contiguous = Kokkos::View<typename View::non_const_data_type, typename View::array_layout,
+                                    typename View::memory_space>;
+    const Contiguous contiguous = detail::allocate_like<Contiguous>(label + "_contiguous", from);
+    Kokkos::deep_copy(contiguous, from);
     Kokkos::deep_copy(out, contiguous);
   }
   return out;

@@ -1,6 +1,8 @@
 // Output of the diffusion state as a CF-1.8 / UGRID-1.0 netCDF file: the mesh topology and
 // coordinates of the horizontal grid once, then one record per output time of the prognostic
-// fields (vn, w, theta_v, exner) and the turbulence diagnostics (div_ic, hdef_ic, dwdx, dwdy).
+// fields (vn, w, theta_v, exner) and the turbulence diagnostics (hdef_ic, div_ic, dwdx, dwdy):
+// the fields of the DiffusionPrognosticState and DiffusionDiagnosticState field lists, whose
+// location, levels, units and long_name the file carries.
 // The file opens in xarray, uxarray/xugrid, CDO, ncview/Panoply and ParaView; every dimension,
 // variable and attribute is listed in docs/user/output.md.
 //
@@ -32,14 +34,19 @@ struct HostFieldRef {
   bool empty() const { return size == 0; }
 };
 
-/// One output time. Shapes as in diffusion_spec.md §4.1/§4.2: vn (E, nlev); w and the four
-/// diagnostics (C, nlev+1); theta_v and exner (C, nlev). The prognostic fields are required; a
-/// diagnostic left empty is stored as _FillValue for this time (e.g. before the first diffusion
-/// call, which computes them).
+#define ICONDIFF_UGRID_HOST_FIELD_REF(name, ...) ::icondiff::HostFieldRef name;
+
+/// One output time: one member per field of the prognostic and the diagnostic field lists, in
+/// list order (vn, w, theta_v, exner, hdef_ic, div_ic, dwdx, dwdy). Shapes as in the lists
+/// (diffusion_spec.md §4.1/§4.2): vn (E, nlev); w and the four diagnostics (C, nlev+1); theta_v
+/// and exner (C, nlev). The prognostic fields are required; a diagnostic left empty is stored as
+/// _FillValue for this time (e.g. before the first diffusion call, which computes them).
 struct UgridOutputFields {
-  HostFieldRef vn, w, theta_v, exner;
-  HostFieldRef div_ic, hdef_ic, dwdx, dwdy;
+  ICONDIFF_DIFFUSION_PROGNOSTIC_FIELDS(ICONDIFF_UGRID_HOST_FIELD_REF)
+  ICONDIFF_DIFFUSION_DIAGNOSTIC_FIELDS(ICONDIFF_UGRID_HOST_FIELD_REF)
 };
+
+#undef ICONDIFF_UGRID_HOST_FIELD_REF
 
 /// On-disk format of the output file.
 enum class UgridFileFormat {
@@ -126,26 +133,19 @@ template <class MemorySpace>
 void UgridWriter::write_step(double time_seconds,
                              const DiffusionPrognosticState<MemorySpace>& prognostic,
                              const DiffusionDiagnosticState<MemorySpace>* diagnostics) {
-  const std::vector<double> vn = host_field_copy(prognostic.vn), w = host_field_copy(prognostic.w),
-                            theta_v = host_field_copy(prognostic.theta_v),
-                            exner = host_field_copy(prognostic.exner);
-  std::vector<double> div_ic, hdef_ic, dwdx, dwdy;
-  if (diagnostics) {
-    div_ic = host_field_copy(diagnostics->div_ic);
-    hdef_ic = host_field_copy(diagnostics->hdef_ic);
-    dwdx = host_field_copy(diagnostics->dwdx);
-    dwdy = host_field_copy(diagnostics->dwdy);
-  }
-  UgridOutputFields f;
-  f.vn = vn;
-  f.w = w;
-  f.theta_v = theta_v;
-  f.exner = exner;
-  f.div_ic = div_ic;
-  f.hdef_ic = hdef_ic;
-  f.dwdx = dwdx;
-  f.dwdy = dwdy;
-  write_step(time_seconds, f);
+  using Prognostic = DiffusionPrognosticState<MemorySpace>;
+  using Diagnostic = DiffusionDiagnosticState<MemorySpace>;
+  UgridOutputFields fields;
+  // The host copies `fields` refers to (reserved: no reallocation moves them while referred to).
+  std::vector<std::vector<double>> copies;
+  copies.reserve(Prognostic::num_fields + Diagnostic::num_fields);
+  const auto copy = [&copies](const FieldSpec&, const auto& view, HostFieldRef& ref) {
+    copies.push_back(host_field_copy(view));
+    ref = copies.back();
+  };
+  Prognostic::for_each_field(copy, prognostic, fields);
+  if (diagnostics) Diagnostic::for_each_field(copy, *diagnostics, fields);
+  write_step(time_seconds, fields);
 }
 
 }  // namespace icondiff

@@ -32,7 +32,8 @@ struct HostDiffusionInputs {
 };
 
 /// Runs every factory on `grid`. The interpolation's max_nudging_coefficient is taken from
-/// `diffusion` (diffusion_spec §6.9: one value for both). Validates the configurations.
+/// `diffusion` (diffusion_spec §6.9: one value for both). Validates the factories' configurations;
+/// the diffusion configuration itself is validated by the granule (Diffusion's constructor).
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
                                              const DiffusionSetupConfig& setup);
 

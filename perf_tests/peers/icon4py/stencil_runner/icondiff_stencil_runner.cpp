@@ -17,8 +17,18 @@
 // output (icondiff_<name>) so the caller can compare them with ICON4Py's. The same holds for the
 // grid's limited_area flag, except that apply_diffusion_to_vn takes its limited_area argument
 // from the file when the file has one (the caller's case with the flag flipped).
+//
+// The ICON4Py programs are built by the granule's factories (diffusion/diffusion_stencils.hpp):
+// each reads its ICON4Py-named inputs into the input bundle, the temporaries, the states and the
+// parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
+// temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_inputs.hpp>
+#include <icondiff/diffusion/diffusion_params.hpp>
+#include <icondiff/diffusion/diffusion_states.hpp>
+#include <icondiff/diffusion/diffusion_stencils.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -319,16 +329,28 @@ struct Context {
 
 // ---- The stencils -----------------------------------------------------------------------------
 namespace st = icondiff::stencils;
+namespace factory = icondiff::diffusion_stencils;
 using L = Location;
 using Z = Zone;
+using Inputs = DiffusionInputs<Mem>;
+using Temporaries = DiffusionTemporaries<Mem>;
+
+/// The input bundle on the runner's grid (its DeviceGrid, shared) with no fields: a program
+/// reads the inputs it needs into it by name; the factory ignores the rest.
+Inputs bundle(const Context& c) {
+  Inputs in;
+  in.grid = c.device;
+  return in;
+}
 
 // S2/S5
 void mo_intp_rbf_rbf_vec_interpol_vertex(Context& c) {
   auto u = c.field<vp>("p_u_out", c.nv(), c.k()), v = c.field<vp>("p_v_out", c.nv(), c.k());
+  Inputs in = bundle(c);
+  in.interpolation.rbf_coeff_1 = c.field<wp>("ptr_coeff_1", c.nv(), 6);
+  in.interpolation.rbf_coeff_2 = c.field<wp>("ptr_coeff_2", c.nv(), 6);
   c.launch(c.range(L::Vertex, Z::LateralBoundary2, Z::Local), 0, c.nlev,
-           st::MoIntpRbfRbfVecInterpolVertex<Mem>{
-               c.field<wp>("p_e_in", c.ne(), c.k()), c.field<wp>("ptr_coeff_1", c.nv(), 6),
-               c.field<wp>("ptr_coeff_2", c.nv(), 6), c.device.v2e, u, v});
+           factory::rbf_vec_interpol_vertex(in, c.field<wp>("p_e_in", c.ne(), c.k()), u, v));
   c.write("p_u_out", u);
   c.write("p_v_out", v);
 }
@@ -337,18 +359,25 @@ void mo_intp_rbf_rbf_vec_interpol_vertex(Context& c) {
 void calculate_nabla2_and_smag_coefficients_for_vn(Context& c) {
   auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k()), khc = c.field<vp>("kh_smag_ec", c.ne(), c.k());
   auto z2 = c.field<wp>("z_nabla2_e", c.ne(), c.k());
-  c.launch(
-      c.range(L::Edge, Z::LateralBoundary5, Z::Halo2), 0, c.nlev,
-      st::CalculateNabla2AndSmagCoefficientsForVn<Mem>{
-          c.vector<vp>("diff_multfac_smag", c.k()), c.vector<wp>("tangent_orientation", c.ne()),
-          c.vector<wp>("inv_primal_edge_length", c.ne()),
-          c.vector<wp>("inv_vert_vert_length", c.ne()), c.field<vp>("u_vert", c.nv(), c.k()),
-          c.field<vp>("v_vert", c.nv(), c.k()), c.field<wp>("primal_normal_vert_x", c.ne(), 4),
-          c.field<wp>("primal_normal_vert_y", c.ne(), 4),
-          c.field<wp>("dual_normal_vert_x", c.ne(), 4),
-          c.field<wp>("dual_normal_vert_y", c.ne(), 4), c.field<wp>("vn", c.ne(), c.k()),
-          c.vector<vp>("smag_limit", c.k()), c.device.e2c2v, c.in.scalar<vp>("smag_offset"), kh,
-          khc, z2});
+  Inputs in = bundle(c);
+  in.edges.tangent_orientation = c.vector<wp>("tangent_orientation", c.ne());
+  in.edges.inverse_primal_edge_lengths = c.vector<wp>("inv_primal_edge_length", c.ne());
+  in.edges.inverse_vertex_vertex_lengths = c.vector<wp>("inv_vert_vert_length", c.ne());
+  in.edges.primal_normal_vert_x = c.field<wp>("primal_normal_vert_x", c.ne(), 4);
+  in.edges.primal_normal_vert_y = c.field<wp>("primal_normal_vert_y", c.ne(), 4);
+  in.edges.dual_normal_vert_x = c.field<wp>("dual_normal_vert_x", c.ne(), 4);
+  in.edges.dual_normal_vert_y = c.field<wp>("dual_normal_vert_y", c.ne(), 4);
+  Temporaries t;
+  t.diff_multfac_smag = c.vector<vp>("diff_multfac_smag", c.k());
+  t.u_vert = c.field<vp>("u_vert", c.nv(), c.k());
+  t.v_vert = c.field<vp>("v_vert", c.nv(), c.k());
+  t.kh_smag_e = kh;
+  t.kh_smag_ec = khc;
+  t.z_nabla2_e = z2;
+  c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Halo2), 0, c.nlev,
+           factory::nabla2_and_smag_coefficients_for_vn(in, t, c.field<wp>("vn", c.ne(), c.k()),
+                                                        c.vector<vp>("smag_limit", c.k()),
+                                                        c.in.scalar<vp>("smag_offset")));
   c.write("kh_smag_e", kh);
   c.write("kh_smag_ec", khc);
   c.write("z_nabla2_e", z2);
@@ -356,20 +385,32 @@ void calculate_nabla2_and_smag_coefficients_for_vn(Context& c) {
 
 // S4 and its two elementary stencils
 st::TemporaryFieldsForTurbulenceDiagnostics<Mem> turbulence_temporaries(const Context& c) {
-  return {c.field<vp>("kh_smag_ec", c.ne(), c.k()), c.field<wp>("vn", c.ne(), c.k()),
-          c.field<wp>("e_bln_c_s", c.nc(), 3),      c.field<wp>("geofac_div", c.nc(), 3),
-          c.vector<vp>("diff_multfac_smag", c.k()), c.device.c2e};
+  st::TemporaryFieldsForTurbulenceDiagnostics<Mem> b;
+  b.kh_smag_ec = c.field<vp>("kh_smag_ec", c.ne(), c.k());
+  b.vn = c.field<wp>("vn", c.ne(), c.k());
+  b.e_bln_c_s = c.field<wp>("e_bln_c_s", c.nc(), 3);
+  b.geofac_div = c.field<wp>("geofac_div", c.nc(), 3);
+  b.diff_multfac_smag = c.vector<vp>("diff_multfac_smag", c.k());
+  b.c2e = c.device.c2e;
+  return b;
 }
 
 void calculate_diagnostic_quantities_for_turbulence(Context& c) {
-  auto div_ic = c.field<vp>("div_ic", c.nc(), c.k() + 1);
-  auto hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k() + 1);
-  c.launch(
-      c.range(L::Cell, Z::Nudging, Z::Local), 1, c.nlev,
-      st::CalculateDiagnosticQuantitiesForTurbulence<Mem>{
-          turbulence_temporaries(c), c.field<vp>("wgtfac_c", c.nc(), c.k() + 1), div_ic, hdef_ic});
-  c.write("div_ic", div_ic);
-  c.write("hdef_ic", hdef_ic);
+  DiffusionDiagnosticState<Mem> diagnostic;
+  diagnostic.div_ic = c.field<vp>("div_ic", c.nc(), c.k() + 1);
+  diagnostic.hdef_ic = c.field<vp>("hdef_ic", c.nc(), c.k() + 1);
+  Inputs in = bundle(c);
+  in.interpolation.e_bln_c_s = c.field<wp>("e_bln_c_s", c.nc(), 3);
+  in.interpolation.geofac_div = c.field<wp>("geofac_div", c.nc(), 3);
+  in.metric.wgtfac_c = c.field<vp>("wgtfac_c", c.nc(), c.k() + 1);
+  Temporaries t;
+  t.kh_smag_ec = c.field<vp>("kh_smag_ec", c.ne(), c.k());
+  t.diff_multfac_smag = c.vector<vp>("diff_multfac_smag", c.k());
+  c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 1, c.nlev,
+           factory::diagnostic_quantities_for_turbulence(in, t, diagnostic,
+                                                         c.field<wp>("vn", c.ne(), c.k())));
+  c.write("div_ic", diagnostic.div_ic);
+  c.write("hdef_ic", diagnostic.hdef_ic);
 }
 
 void temporary_fields_for_turbulence_diagnostics(Context& c) {
@@ -396,14 +437,16 @@ void calculate_diagnostics_for_turbulence(Context& c) {
 
 // S6 and its elementary stencils
 st::CalculateNabla4<Mem> nabla4_body(const Context& c) {
-  return {c.field<vp>("u_vert", c.nv(), c.k()),
-          c.field<vp>("v_vert", c.nv(), c.k()),
-          c.field<wp>("primal_normal_vert_v1", c.ne(), 4),
-          c.field<wp>("primal_normal_vert_v2", c.ne(), 4),
-          c.field<wp>("z_nabla2_e", c.ne(), c.k()),
-          c.vector<wp>("inv_vert_vert_length", c.ne()),
-          c.vector<wp>("inv_primal_edge_length", c.ne()),
-          c.device.e2c2v};
+  st::CalculateNabla4<Mem> b;
+  b.u_vert = c.field<vp>("u_vert", c.nv(), c.k());
+  b.v_vert = c.field<vp>("v_vert", c.nv(), c.k());
+  b.primal_normal_vert_v1 = c.field<wp>("primal_normal_vert_v1", c.ne(), 4);
+  b.primal_normal_vert_v2 = c.field<wp>("primal_normal_vert_v2", c.ne(), 4);
+  b.z_nabla2_e = c.field<wp>("z_nabla2_e", c.ne(), c.k());
+  b.inv_vert_vert_length = c.vector<wp>("inv_vert_vert_length", c.ne());
+  b.inv_primal_edge_length = c.vector<wp>("inv_primal_edge_length", c.ne());
+  b.e2c2v = c.device.e2c2v;
+  return b;
 }
 
 void apply_diffusion_to_vn(Context& c) {
@@ -411,14 +454,28 @@ void apply_diffusion_to_vn(Context& c) {
   const index_t split = c.device.range(L::Edge, Z::Nudging2).start;
   c.out.attribute("icondiff_start_2nd_nudge_line_idx_e", split);
   c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
-  const bool limited_area =
-      c.in.has("limited_area") ? c.in.scalar<int>("limited_area") != 0 : c.grid.limited_area;
+  Inputs in = bundle(c);
+  // The factory takes limited_area from the grid: the bundle's copy of it (Views shared) gets
+  // the file's flag when there is one.
+  if (c.in.has("limited_area")) in.grid.limited_area = c.in.scalar<int>("limited_area") != 0;
+  in.edges.primal_normal_vert_x = c.field<wp>("primal_normal_vert_v1", c.ne(), 4);
+  in.edges.primal_normal_vert_y = c.field<wp>("primal_normal_vert_v2", c.ne(), 4);
+  in.edges.inverse_vertex_vertex_lengths = c.vector<wp>("inv_vert_vert_length", c.ne());
+  in.edges.inverse_primal_edge_lengths = c.vector<wp>("inv_primal_edge_length", c.ne());
+  in.edges.edge_areas = c.vector<wp>("area_edge", c.ne());
+  in.interpolation.nudgecoeff_e = c.vector<wp>("nudgecoeff_e", c.ne());
+  Temporaries t;
+  t.u_vert = c.field<vp>("u_vert", c.nv(), c.k());
+  t.v_vert = c.field<vp>("v_vert", c.nv(), c.k());
+  t.z_nabla2_e = c.field<wp>("z_nabla2_e", c.ne(), c.k());
+  t.kh_smag_e = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  DiffusionParams params;
+  // Read in vp as before: the factory rounds nudgezone_diff to vp, exactly this value.
+  params.nudgezone_diff = c.in.scalar<vp>("nudgezone_diff");
+  params.fac_bdydiff_v = c.in.scalar<wp>("fac_bdydiff_v");
   c.launch(c.range(L::Edge, Z::LateralBoundary5, Z::Local), 0, c.nlev,
-           st::ApplyDiffusionToVn<Mem>{
-               nabla4_body(c), c.vector<wp>("area_edge", c.ne()),
-               c.field<vp>("kh_smag_e", c.ne(), c.k()), c.vector<wp>("diff_multfac_vn", c.k()),
-               c.vector<wp>("nudgecoeff_e", c.ne()), c.in.scalar<vp>("nudgezone_diff"),
-               c.in.scalar<wp>("fac_bdydiff_v"), split, limited_area, vn});
+           factory::apply_diffusion_to_vn(in, t, params, c.vector<wp>("diff_multfac_vn", c.k()),
+                                          split, vn));
   c.write("vn", vn);
 }
 
@@ -460,32 +517,37 @@ void apply_nabla2_to_vn_in_lateral_boundary(Context& c) {
 }
 
 // S8 and its elementary stencils (w and w_old have nlev + 1 half levels, as in the granule)
+/// S8's inputs other than w, by name: geofac_n2s, geofac_grg_x/y, area -> cells.cell_area.
+Inputs w_bundle(const Context& c) {
+  Inputs in = bundle(c);
+  in.interpolation.geofac_n2s = c.field<wp>("geofac_n2s", c.nc(), 4);
+  in.interpolation.geofac_grg_x = c.field<wp>("geofac_grg_x", c.nc(), 4);
+  in.interpolation.geofac_grg_y = c.field<wp>("geofac_grg_y", c.nc(), 4);
+  in.cells.cell_area = c.vector<wp>("area", c.nc());
+  return in;
+}
+
 void apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(Context& c) {
   const auto w_old = c.field<wp>("w_old", c.nc(), c.k() + 1);
   auto w = c.field<wp>("w", c.nc(), c.k() + 1);
-  auto dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1), dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
-  const auto geofac_n2s = c.field<wp>("geofac_n2s", c.nc(), 4);
+  DiffusionDiagnosticState<Mem> diagnostic;
+  diagnostic.dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1);
+  diagnostic.dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
+  const Inputs in = w_bundle(c);
+  Temporaries t;
+  t.diff_multfac_n2w = c.vector<wp>("diff_multfac_n2w", c.k());
+  DiffusionParams params;
+  params.diff_multfac_w = c.in.scalar<wp>("diff_multfac_w");
   const IndexRange updated = c.range(L::Cell, Z::Interior, Z::Local);
   c.out.attribute("icondiff_interior_idx", updated.start);
   c.out.attribute("icondiff_halo_idx", updated.end);
   c.launch(c.range(L::Cell, c.w_start_zone(), Z::Halo), 0, c.nlev,
-           st::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence<Mem>{
-               {w_old, geofac_n2s, c.device.c2e2co},
-               {w_old, c.field<wp>("geofac_grg_x", c.nc(), 4),
-                c.field<wp>("geofac_grg_y", c.nc(), 4), c.device.c2e2co},
-               c.vector<wp>("area", c.nc()),
-               c.vector<wp>("diff_multfac_n2w", c.k()),
-               c.in.scalar<int>("type_shear"),
-               c.in.scalar<wp>("diff_multfac_w"),
-               c.in.scalar<int>("nrdmax"),
-               updated.start,
-               updated.end,
-               w,
-               dwdx,
-               dwdy});
+           factory::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(
+               in, t, params, c.in.scalar<int>("type_shear"), c.in.scalar<int>("nrdmax"), updated,
+               diagnostic, w_old, w));
   c.write("w", w);
-  c.write("dwdx", dwdx);
-  c.write("dwdy", dwdy);
+  c.write("dwdx", diagnostic.dwdx);
+  c.write("dwdy", diagnostic.dwdy);
 }
 
 // icondiff's DiffusionStrategy::Fused replacement of S7+S8 on the same inputs: w starts as a copy
@@ -495,9 +557,15 @@ void icondiff_fused_w(Context& c) {
   const auto w_in = c.field<wp>("w_old", c.nc(), c.k() + 1);
   V2<wp> w(label("w"), c.nc(), c.k() + 1);
   Kokkos::deep_copy(w, w_in);
-  auto dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1), dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
-  const auto geofac_n2s = c.field<wp>("geofac_n2s", c.nc(), 4);
-  V2<vp> z2(label("z_nabla2_c"), c.nc(), c.k());
+  DiffusionDiagnosticState<Mem> diagnostic;
+  diagnostic.dwdx = c.field<vp>("dwdx", c.nc(), c.k() + 1);
+  diagnostic.dwdy = c.field<vp>("dwdy", c.nc(), c.k() + 1);
+  const Inputs in = w_bundle(c);
+  Temporaries t;
+  t.diff_multfac_n2w = c.vector<wp>("diff_multfac_n2w", c.k());
+  t.z_nabla2_c = V2<vp>(label("z_nabla2_c"), c.nc(), c.k());
+  DiffusionParams params;
+  params.diff_multfac_w = c.in.scalar<wp>("diff_multfac_w");
   const IndexRange updated = c.range(L::Cell, Z::Interior, Z::Local);
   const IndexRange cells = c.range(L::Cell, c.w_start_zone(), Z::Halo);
   c.out.attribute("icondiff_interior_idx", updated.start);
@@ -506,28 +574,17 @@ void icondiff_fused_w(Context& c) {
   const std::string stencil = c.stencil;
   c.stencil = stencil + "::calculate_nabla2_for_w_and_horizontal_gradients";
   c.launch(cells, 0, c.nlev,
-           st::Nabla2ForWAndHorizontalGradients<Mem>{
-               {w, geofac_n2s, c.device.c2e2co},
-               {w, c.field<wp>("geofac_grg_x", c.nc(), 4), c.field<wp>("geofac_grg_y", c.nc(), 4),
-                c.device.c2e2co},
-               type_shear == 2,
-               z2,
-               dwdx,
-               dwdy});
+           factory::nabla2_for_w_and_horizontal_gradients(in, t, type_shear == 2, diagnostic, w));
   c.stencil = stencil + "::apply_nabla4_and_damping_to_w";
-  c.launch(
-      updated, 0, c.nlev,
-      st::ApplyNabla4AndDampingToW<Mem>{{c.vector<wp>("area", c.nc()), z2, geofac_n2s,
-                                         c.device.c2e2co, c.in.scalar<wp>("diff_multfac_w"), w},
-                                        c.vector<wp>("diff_multfac_n2w", c.k()),
-                                        c.in.scalar<int>("nrdmax")});
+  c.launch(updated, 0, c.nlev,
+           factory::apply_nabla4_and_damping_to_w(in, t, params, c.in.scalar<int>("nrdmax"), w));
   c.stencil = stencil;
   // The comparable range is the first launch's.
   c.out.attribute("icondiff_horizontal_start", cells.start);
   c.out.attribute("icondiff_horizontal_end", cells.end);
   c.write("w", w);
-  c.write("dwdx", dwdx);
-  c.write("dwdy", dwdy);
+  c.write("dwdx", diagnostic.dwdx);
+  c.write("dwdy", diagnostic.dwdy);
 }
 
 void calculate_nabla2_for_w(Context& c) {
@@ -577,11 +634,18 @@ st::TemporaryFieldForGridPointColdPoolsEnhancement<Mem> enhancement_body(const C
 }
 
 void calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(Context& c) {
-  auto kh = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  Inputs in = bundle(c);
+  in.metric.theta_ref_mc = c.field<vp>("theta_ref_mc", c.nc(), c.k());
+  Temporaries t;
+  t.kh_smag_e = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  DiffusionParams params;
+  params.thresh_tdiff = c.in.scalar<wp>("thresh_tdiff");
+  // Read in vp as before: the factory rounds smallest_vpfloat to vp, exactly this value.
+  params.smallest_vpfloat = c.in.scalar<vp>("smallest_vpfloat");
   c.launch(c.range(L::Edge, Z::Nudging, Z::Halo), c.nlev - 2, c.nlev,
-           st::CalculateEnhancedDiffusionCoefficientsForGridPointColdPools<Mem>{enhancement_body(c),
-                                                                                c.device.e2c, kh});
-  c.write("kh_smag_e", kh);
+           factory::enhanced_diffusion_coefficients_for_grid_point_cold_pools(
+               in, t, params, c.field<wp>("theta_v", c.nc(), c.k())));
+  c.write("kh_smag_e", t.kh_smag_e);
 }
 
 void temporary_field_for_grid_point_cold_pools_enhancement(Context& c) {
@@ -618,18 +682,29 @@ st::TrulyHorizontalDiffusionNablaOfThetaOverSteepPoints<Mem> zdiffu_body(const C
 }
 
 void apply_diffusion_to_theta_and_exner(Context& c) {
-  auto theta = c.field<wp>("theta_v", c.nc(), c.k()), exner = c.field<wp>("exner", c.nc(), c.k());
+  DiffusionPrognosticState<Mem> prognostic;
+  prognostic.theta_v = c.field<wp>("theta_v", c.nc(), c.k());
+  prognostic.exner = c.field<wp>("exner", c.nc(), c.k());
+  Inputs in = bundle(c);
+  in.edges.inverse_dual_edge_lengths = c.vector<wp>("inv_dual_edge_length", c.ne());
+  in.interpolation.geofac_div = c.field<wp>("geofac_div", c.nc(), 3);
+  in.metric.zd_vertoffset = c.field3<int>("zd_vertoffset", c.nc(), 3, c.k());
+  in.metric.zd_diffcoef = c.field<wp>("zd_diffcoef", c.nc(), c.k());
+  in.metric.zd_intcoef = c.field3<wp>("vcoef", c.nc(), 3, c.k());
+  in.cells.cell_area = c.vector<wp>("area", c.nc());
+  Temporaries t;
+  t.kh_smag_e = c.field<vp>("kh_smag_e", c.ne(), c.k());
+  t.theta_v_tmp = c.field<wp>("theta_v_in", c.nc(), c.k());  // the granule's copy of theta_v
+  t.geofac_n2s_c = c.vector<wp>("geofac_n2s_c", c.nc());
+  t.geofac_n2s_nbh = c.field<wp>("geofac_n2s_nbh", c.nc(), 3);
+  DiffusionParams params;
+  // Read in vp as before: the factory rounds rd_o_cvd to vp, exactly this value.
+  params.rd_o_cvd = c.in.scalar<vp>("rd_o_cvd");
   c.launch(c.range(L::Cell, Z::Nudging, Z::Local), 0, c.nlev,
-           st::ApplyDiffusionToThetaAndExner<Mem>{
-               {flux_body(c, "theta_v_in"), c.field<wp>("geofac_div", c.nc(), 3), c.device.c2e},
-               zdiffu_body(c, "theta_v_in"),
-               c.in.scalar<int>("apply_zdiffusion_t") != 0,
-               c.vector<wp>("area", c.nc()),
-               c.in.scalar<vp>("rd_o_cvd"),
-               theta,
-               exner});
-  c.write("theta_v", theta);
-  c.write("exner", exner);
+           factory::apply_diffusion_to_theta_and_exner(
+               in, t, params, c.in.scalar<int>("apply_zdiffusion_t") != 0, prognostic));
+  c.write("theta_v", prognostic.theta_v);
+  c.write("exner", prognostic.exner);
 }
 
 void calculate_nabla2_for_z(Context& c) {

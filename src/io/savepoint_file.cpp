@@ -1,10 +1,13 @@
-// Diffusion savepoints in netCDF. The file format (dimensions, variables, attributes, encodings)
-// is specified in docs/dev/savepoints.md; keep the two in step, and bump
-// savepoint_format_version for any change a version-1 reader would misread.
+// Diffusion savepoint files in netCDF: the variables (one per field of the state structs' field
+// lists), the grid reference and vertical grid attributes, and writing and reading a whole file.
+// The config.* and metadata.* global attributes are savepoint_attributes.cpp's. The file format
+// (dimensions, variables, attributes, encodings) is specified in docs/dev/savepoints.md; keep the
+// two in step, and bump savepoint_format_version for any change a version-1 reader would misread.
 #include "netcdf_file.hpp"
+#include "savepoint_internal.hpp"
 
 #include <icondiff/config.hpp>
-#include <icondiff/io/diffusion_savepoint.hpp>
+#include <icondiff/io/savepoint_file.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,7 +20,6 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
-#include <set>
 #include <type_traits>
 
 namespace icondiff {
@@ -27,22 +29,21 @@ namespace {
 using io::NetcdfKind;
 using io::NetcdfReader;
 using io::NetcdfWriter;
+using io::savepoint::bool_attribute;
+using io::savepoint::int_attribute;
+using io::savepoint::location_name;
+using io::savepoint::ranges_of;
+using io::savepoint::real_attribute;
+using io::savepoint::size_of;
+using io::savepoint::text_attribute;
 
 // ---- Errors -----------------------------------------------------------------------------------
-
-/// Global attributes whose names carry no "." (every other global attribute has one).
-const std::set<std::string>& plain_global_attributes() {
-  static const std::set<std::string> names = {
-      "icondiff_savepoint_format", "savepoint", "dtime", "initial_run", "icondiff_vp", "config"};
-  return names;
-}
 
 std::string describe(const std::string& file, const std::string& variable, long long index,
                      const std::string& problem) {
   std::string where = fmt::format("savepoint file '{}'", file);
   if (!variable.empty()) {
-    const bool attribute =
-        variable.find('.') != std::string::npos || plain_global_attributes().count(variable) > 0;
+    const bool attribute = io::savepoint::is_global_attribute(variable);
     where += fmt::format(", {} '{}'", attribute ? "attribute" : "variable", variable);
   }
   if (index >= 0) where += fmt::format(", point {} (0-based)", index);
@@ -142,17 +143,6 @@ struct Sizes {
   }
 };
 
-template <class View>
-std::vector<std::size_t> extents_of(const View& v) {
-  std::vector<std::size_t> e;
-  for (unsigned r = 0; r < View::rank; ++r) e.push_back(v.extent(r));
-  return e;
-}
-
-std::string shape_string(const std::vector<std::size_t>& e) {
-  return "(" + fmt::format("{}", fmt::join(e, ", ")) + ")";
-}
-
 template <class T>
 constexpr nc_type nc_type_of() {
   if constexpr (std::is_same_v<T, double>) return NC_DOUBLE;
@@ -166,53 +156,13 @@ const char* precision_of(nc_type type) {
   return type == NC_INT ? "int" : type == NC_FLOAT ? "float32" : "float64";
 }
 
-// ---- Configuration ----------------------------------------------------------------------------
-
-// Every DiffusionConfig field is the global attribute "config.<name>", in the order of
-// diffusion_config_fields() (diffusion_config.hpp): enums (ICON's namelist integers), bools (0/1)
-// and ints as int, reals as double. docs/dev/savepoints.md lists them.
-
-std::string config_attribute_name(const std::string& field) {
-  return "config." + field;
-}
-
 // ---- Zones ------------------------------------------------------------------------------------
-
-const char* location_name(int l) {
-  return to_string(all_locations[static_cast<std::size_t>(l)]);
-}
-
-/// Every range of `zones` read as zones of `location`; {0, 0} where the zone does not exist for
-/// the Zones' own location (a default-constructed Zones claims to be a cell's).
-std::array<IndexRange, num_zones> ranges_of(const Zones& zones, Location location) {
-  std::array<IndexRange, num_zones> r{};
-  for (int z = 0; z < num_zones; ++z) {
-    const Zone zone = static_cast<Zone>(z);
-    if (zone_exists(location, zone) && zone_exists(zones.location(), zone))
-      r[static_cast<std::size_t>(z)] = zones.range(zone);
-  }
-  return r;
-}
 
 std::string zone_attribute_name(int l, Zone zone) {
   return fmt::format("grid.zones.{}.{}", location_name(l), to_string(zone));
 }
 
-index_t size_of(const SavepointGridReference& g, int l) {
-  return l == 0 ? g.num_cells : l == 1 ? g.num_edges : g.num_vertices;
-}
-
 // ---- Writing ----------------------------------------------------------------------------------
-
-bool valid_metadata_key(const std::string& key) {
-  if (key.empty() || key.size() > 200) return false;
-  const auto ok = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' ||
-           c == '-' || c == '@';
-  };
-  return std::all_of(key.begin(), key.end(), ok) &&
-         (std::isalnum(static_cast<unsigned char>(key[0])) || key[0] == '_');
-}
 
 /// Everything write_diffusion_savepoint promises to reject, checked before a byte is written.
 void validate_for_writing(const std::string& path, const DiffusionSavepoint& s) {
@@ -239,15 +189,8 @@ void validate_for_writing(const std::string& path, const DiffusionSavepoint& s) 
                             size_of(g, l)));
     }
   }
-  for (const auto& [key, value] : s.metadata) {
-    if (!valid_metadata_key(key))
-      invalid(
-          fmt::format("metadata key '{}' is not a valid netCDF name part (letters, digits "
-                      "and _.+-@, starting with a letter, digit or _)",
-                      key));
-    if (value.find('\0') != std::string::npos)
-      invalid(fmt::format("metadata value of '{}' contains a NUL character", key));
-  }
+  if (const std::string problem = io::savepoint::metadata_problem(s.metadata); !problem.empty())
+    invalid(problem);
   const Sizes sizes(g.num_cells, g.num_edges, g.num_vertices, s.num_levels());
   for_each_field(s, [&](const FieldInfo& info, const auto& view) {
     if (!field_written(info, s.kind)) return;
@@ -260,9 +203,9 @@ void validate_for_writing(const std::string& path, const DiffusionSavepoint& s) 
       return;
     }
     const auto expected = sizes.extents(info);
-    if (extents_of(view) != expected)
+    if (view_extents(view) != expected)
       invalid(fmt::format("field {} has extents {}, expected {} for this grid and nlev = {}",
-                          info.name, shape_string(extents_of(view)), shape_string(expected),
+                          info.name, extents_string(view_extents(view)), extents_string(expected),
                           s.num_levels()));
     if (!view.span_is_contiguous() || view.span() != view.size())
       invalid(fmt::format("field {} is not contiguous", info.name));
@@ -317,14 +260,8 @@ void write_file(const std::string& path, const DiffusionSavepoint& s, io::Netcdf
   }
   nc.integer("", "vertical.end_index_of_damping_layer", s.vertical.end_index_of_damping_layer);
 
-  for (const ConfigField& field : diffusion_config_fields()) {
-    const std::string name = config_attribute_name(field.name);
-    if (field.kind == ConfigKind::Real)
-      nc.number("", name, field.get(s.config));
-    else
-      nc.integer("", name, static_cast<int>(field.get(s.config)));
-  }
-  for (const auto& [key, value] : s.metadata) nc.text("", "metadata." + key, value);
+  io::savepoint::write_config_attributes(nc, s.config);
+  io::savepoint::write_metadata_attributes(nc, s.metadata);
 
   nc.variable("vct_a", NC_DOUBLE, {"nlev_half"});
   nc.text("vct_a", "units", "m");
@@ -354,87 +291,6 @@ void write_file(const std::string& path, const DiffusionSavepoint& s, io::Netcdf
 }
 
 // ---- Reading ----------------------------------------------------------------------------------
-
-long long int_attribute(const NetcdfReader& f, const std::string& name) {
-  switch (f.attribute_kind(name)) {
-    case NetcdfKind::Missing: f.fail(name, -1, "the global attribute is missing");
-    case NetcdfKind::Integer: break;
-    default: f.fail(name, -1, "expected an integer attribute");
-  }
-  const auto values = f.integer_attribute(name);
-  if (values.size() != 1) f.fail(name, -1, fmt::format("has {} values, expected 1", values.size()));
-  return values[0];
-}
-
-bool bool_attribute(const NetcdfReader& f, const std::string& name) {
-  const long long v = int_attribute(f, name);
-  if (v != 0 && v != 1) f.fail(name, -1, fmt::format("= {}, expected 0 (false) or 1 (true)", v));
-  return v == 1;
-}
-
-double real_attribute(const NetcdfReader& f, const std::string& name) {
-  const NetcdfKind kind = f.attribute_kind(name);
-  if (kind == NetcdfKind::Missing) f.fail(name, -1, "the global attribute is missing");
-  if (kind != NetcdfKind::Real && kind != NetcdfKind::Integer)
-    f.fail(name, -1, "expected a numeric attribute");
-  return *f.number_attribute(name);
-}
-
-std::string text_attribute(const NetcdfReader& f, const std::string& name) {
-  const NetcdfKind kind = f.attribute_kind(name);
-  if (kind == NetcdfKind::Missing) f.fail(name, -1, "the global attribute is missing");
-  if (kind != NetcdfKind::Text) f.fail(name, -1, "expected a text attribute");
-  return *f.text_attribute(name);
-}
-
-DiffusionConfig read_config(const NetcdfReader& f) {
-  DiffusionConfig c;
-  for (const ConfigField& field : diffusion_config_fields()) {
-    const std::string name = config_attribute_name(field.name);
-    switch (field.kind) {
-      case ConfigKind::Real: field.set(c, real_attribute(f, name)); break;
-      case ConfigKind::Bool: field.set(c, bool_attribute(f, name) ? 1 : 0); break;
-      case ConfigKind::Int: {
-        const long long v = int_attribute(f, name);
-        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-          f.fail(name, -1, fmt::format("= {} does not fit a 32-bit integer", v));
-        field.set(c, static_cast<double>(v));
-        break;
-      }
-      case ConfigKind::Enum: {
-        const long long v = int_attribute(f, name);
-        const bool known = std::any_of(field.values.begin(), field.values.end(),
-                                       [v](const ConfigEnumValue& e) { return e.value == v; });
-        if (!known) {
-          std::vector<std::string> allowed;
-          for (const ConfigEnumValue& e : field.values)
-            allowed.push_back(fmt::format("{} ({})", e.value, e.meaning));
-          f.fail(name, -1,
-                 fmt::format("= {} is not a value of {} (ICON {}); the encoding is {}", v,
-                             field.enum_type, field.icon_label(), fmt::join(allowed, ", ")));
-        }
-        field.set(c, static_cast<double>(v));
-        break;
-      }
-    }
-  }
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    // ConfigError names the field ("diffusion config: <field> (ICON ..."): point at its attribute.
-    std::string variable = "config";
-    const std::string message = e.what();
-    const std::string prefix = "diffusion config: ";
-    if (message.rfind(prefix, 0) == 0) {
-      const std::string field =
-          message.substr(prefix.size(), message.find(' ', prefix.size()) - prefix.size());
-      for (const ConfigField& entry : diffusion_config_fields())
-        if (entry.name == field) variable = config_attribute_name(field);
-    }
-    f.fail(variable, -1, fmt::format("the configuration is rejected: {}", message));
-  }
-  return c;
-}
 
 index_t point_dimension(const NetcdfReader& f, const std::string& name) {
   const std::size_t n = f.required_dimension(name);
@@ -571,58 +427,6 @@ void check_vertical_offsets(const NetcdfReader& f, const DiffusionSavepoint& s) 
       }
 }
 
-// ---- Comparison -------------------------------------------------------------------------------
-
-template <class E, class A>
-FieldComparison compare_field(const FieldTolerance& tol, const E& expected, const A& actual) {
-  FieldComparison r;
-  r.tolerance = tol;
-  r.compared = true;
-  double worst_excess = -1.0;
-  r.num_values = expected.size();
-  for (std::size_t k = 0; k < expected.extent(1); ++k)
-    for (std::size_t i = 0; i < expected.extent(0); ++i) {
-      const double e = static_cast<double>(expected(i, k));
-      const double a = static_cast<double>(actual(i, k));
-      const auto note_worst = [&](double excess) {
-        if (excess > worst_excess) {
-          worst_excess = excess;
-          r.worst_point = static_cast<index_t>(i);
-          r.worst_level = static_cast<int>(k);
-          r.worst_actual = a;
-          r.worst_expected = e;
-        }
-      };
-      if (std::isnan(e) || std::isnan(a)) {
-        ++r.num_nan;
-        ++r.num_failing;
-        note_worst(std::numeric_limits<double>::max());
-        continue;
-      }
-      // Equal infinities are equal (numpy.isclose); inf - inf would be NaN.
-      const double diff = a == e ? 0.0 : std::fabs(a - e);
-      const double rel = e != 0.0 ? diff / std::fabs(e)
-                                  : (diff == 0.0 ? 0.0 : std::numeric_limits<double>::infinity());
-      // Strictly greater: the first point of the largest error, and no point when all agree.
-      if (diff > r.max_abs_error) {
-        r.max_abs_error = diff;
-        r.max_abs_point = static_cast<index_t>(i);
-        r.max_abs_level = static_cast<int>(k);
-      }
-      if (rel > r.max_rel_error) {
-        r.max_rel_error = rel;
-        r.max_rel_point = static_cast<index_t>(i);
-        r.max_rel_level = static_cast<int>(k);
-      }
-      const double allowed = tol.atol + tol.rtol * std::fabs(e);
-      if (diff > allowed) {
-        ++r.num_failing;
-        note_worst(diff - allowed);
-      }
-    }
-  return r;
-}
-
 }  // namespace
 
 // ---- Public API -------------------------------------------------------------------------------
@@ -634,68 +438,6 @@ SavepointFileError::SavepointFileError(std::string file, std::string variable, l
       variable_(std::move(variable)),
       index_(index),
       problem_(problem) {}
-
-const char* to_string(SavepointKind kind) {
-  return kind == SavepointKind::Init ? "diffusion-init" : "diffusion-exit";
-}
-
-SavepointKind parse_savepoint_kind(const std::string& name) {
-  if (name == "diffusion-init") return SavepointKind::Init;
-  if (name == "diffusion-exit") return SavepointKind::Exit;
-  throw InvalidArgument(fmt::format(
-      "savepoint kind '{}' is unknown: expected 'diffusion-init' or 'diffusion-exit'", name));
-}
-
-SavepointGridReference make_grid_reference(const Grid& grid, const std::string& grid_source) {
-  SavepointGridReference r;
-  r.source = grid_source.empty() ? grid.source : grid_source;
-  r.uuid = grid.uuid;
-  r.num_cells = grid.num_cells;
-  r.num_edges = grid.num_edges;
-  r.num_vertices = grid.num_vertices;
-  r.limited_area = grid.limited_area;
-  for (int l = 0; l < 3; ++l)
-    r.zones[static_cast<std::size_t>(l)] = Zones(
-        all_locations[l], ranges_of(grid.zones[static_cast<std::size_t>(l)], all_locations[l]));
-  return r;
-}
-
-void check_same_grid(const SavepointGridReference& reference, const Grid& grid) {
-  detail::check_same_grid(reference, &grid.uuid, grid.num_cells, grid.num_edges, grid.num_vertices,
-                          grid.limited_area, grid.zones);
-}
-
-void detail::check_same_grid(const SavepointGridReference& reference, const std::string* uuid,
-                             index_t num_cells, index_t num_edges, index_t num_vertices,
-                             bool limited_area, const std::array<Zones, 3>& zones) {
-  const auto mismatch = [&reference](const std::string& what) {
-    throw GridError(fmt::format("the savepoint was captured on another grid (source '{}'{}): {}",
-                                reference.source,
-                                reference.uuid.empty() ? "" : ", uuid " + reference.uuid, what));
-  };
-  if (uuid && !uuid->empty() && !reference.uuid.empty() && *uuid != reference.uuid)
-    mismatch(fmt::format("this grid has uuid {}", *uuid));
-  const index_t mine[3] = {num_cells, num_edges, num_vertices};
-  for (int l = 0; l < 3; ++l)
-    if (mine[l] != size_of(reference, l))
-      mismatch(fmt::format("it has {} {}s, this grid has {}", size_of(reference, l),
-                           location_name(l), mine[l]));
-  if (limited_area != reference.limited_area)
-    mismatch(fmt::format("it is {}, this grid is {}",
-                         reference.limited_area ? "limited-area" : "global",
-                         limited_area ? "limited-area" : "global"));
-  for (int l = 0; l < 3; ++l) {
-    const auto a = ranges_of(reference.zones[static_cast<std::size_t>(l)], all_locations[l]);
-    const auto b = ranges_of(zones[static_cast<std::size_t>(l)], all_locations[l]);
-    for (int z = 0; z < num_zones; ++z) {
-      const auto i = static_cast<std::size_t>(z);
-      if (!(a[i] == b[i]))
-        mismatch(fmt::format("its {} zone {} is [{}, {}), on this grid [{}, {})", location_name(l),
-                             to_string(static_cast<Zone>(z)), a[i].start, a[i].end, b[i].start,
-                             b[i].end));
-    }
-  }
-}
 
 void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint& savepoint,
                                SavepointFileFormat format) {
@@ -749,7 +491,7 @@ DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
     f.fail("savepoint", -1,
            fmt::format("= '{}', expected 'diffusion-init' or 'diffusion-exit'", kind));
 
-  s.config = read_config(f);
+  s.config = io::savepoint::read_config_attributes(f);
   s.dtime = real_attribute(f, "dtime");
   if (!(s.dtime > 0.0) || !std::isfinite(s.dtime))
     f.fail("dtime", -1, fmt::format("= {}, expected a finite time step > 0 s", s.dtime));
@@ -763,10 +505,7 @@ DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
   for (const auto& d : fixed)
     if (f.dimension(d.name)) check_dimension(f, d.name, d.size, "neighbour slots");
 
-  const std::string prefix = "metadata.";
-  for (const std::string& name : f.attribute_names())
-    if (name.rfind(prefix, 0) == 0)
-      s.metadata[name.substr(prefix.size())] = text_attribute(f, name);
+  s.metadata = io::savepoint::read_metadata_attributes(f);
 
   const Sizes sizes(s.grid.num_cells, s.grid.num_edges, s.grid.num_vertices, s.num_levels());
   for_each_field(s, [&](const FieldInfo& info, auto& view) {
@@ -781,127 +520,6 @@ DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
   });
   if (s.kind == SavepointKind::Init && s.config.apply_zdiffusion_t) check_vertical_offsets(f, s);
   return s;
-}
-
-std::vector<FieldTolerance> icon4py_diffusion_tolerances() {
-  // tests/diffusion/utils.py::verify_diffusion_fields (diffusion_spec.md §5.2); rtol 1e-12 is
-  // dallclose's default where the test gives none.
-  return {
-      {"vn", 1e-8, 1e-9, false},    {"w", 1e-14, 1e-12, false},     {"theta_v", 0.0, 1e-12, false},
-      {"exner", 0.0, 1e-12, false}, {"div_ic", 1e-16, 1e-12, true}, {"hdef_ic", 1e-13, 1e-12, true},
-      {"dwdx", 1e-18, 1e-12, true}, {"dwdy", 1e-18, 1e-12, true},
-  };
-}
-
-bool SavepointComparison::passed() const {
-  return std::all_of(fields.begin(), fields.end(),
-                     [](const FieldComparison& f) { return f.passed(); });
-}
-
-std::vector<std::string> SavepointComparison::failing_fields() const {
-  std::vector<std::string> names;
-  for (const auto& f : fields)
-    if (!f.passed()) names.push_back(f.field());
-  return names;
-}
-
-const FieldComparison& SavepointComparison::operator[](const std::string& field) const {
-  for (const auto& f : fields)
-    if (f.field() == field) return f;
-  throw InvalidArgument(fmt::format("the comparison has no field '{}'", field));
-}
-
-SavepointComparison compare_diffusion_outputs(
-    const DiffusionSavepoint& expected,
-    const DiffusionPrognosticState<Kokkos::HostSpace>& prognostic,
-    const DiffusionDiagnosticState<Kokkos::HostSpace>& diagnostic,
-    const std::vector<FieldTolerance>& tolerances) {
-  SavepointComparison result;
-  for (const FieldTolerance& tol : tolerances) {
-    const auto compare = [&](const auto& e, const auto& a) {
-      if (tol.only_with_shear && static_cast<int>(expected.config.shear_type) < 1) {
-        FieldComparison r;
-        r.tolerance = tol;
-        r.note = fmt::format(
-            "skipped: shear_type = {} (ICON4Py compares the turbulence diagnostics only when "
-            "shear_type >= 1)",
-            static_cast<int>(expected.config.shear_type));
-        return r;
-      }
-      if (extents_of(e) != extents_of(a))
-        throw InvalidArgument(fmt::format(
-            "cannot compare {}: the savepoint holds extents {}, the actual field has {}", tol.field,
-            shape_string(extents_of(e)), shape_string(extents_of(a))));
-      if (e.size() == 0) {
-        FieldComparison r;
-        r.tolerance = tol;
-        r.note = "skipped: the expected savepoint does not hold it";
-        return r;
-      }
-      return compare_field(tol, e, a);
-    };
-    const auto& ep = expected.prognostic;
-    const auto& ed = expected.diagnostic;
-    if (tol.field == "vn")
-      result.fields.push_back(compare(ep.vn, prognostic.vn));
-    else if (tol.field == "w")
-      result.fields.push_back(compare(ep.w, prognostic.w));
-    else if (tol.field == "theta_v")
-      result.fields.push_back(compare(ep.theta_v, prognostic.theta_v));
-    else if (tol.field == "exner")
-      result.fields.push_back(compare(ep.exner, prognostic.exner));
-    else if (tol.field == "div_ic")
-      result.fields.push_back(compare(ed.div_ic, diagnostic.div_ic));
-    else if (tol.field == "hdef_ic")
-      result.fields.push_back(compare(ed.hdef_ic, diagnostic.hdef_ic));
-    else if (tol.field == "dwdx")
-      result.fields.push_back(compare(ed.dwdx, diagnostic.dwdx));
-    else if (tol.field == "dwdy")
-      result.fields.push_back(compare(ed.dwdy, diagnostic.dwdy));
-    else
-      throw InvalidArgument(fmt::format(
-          "tolerance table: '{}' is not an output of the diffusion granule (expected vn, w, "
-          "theta_v, exner, div_ic, hdef_ic, dwdx or dwdy)",
-          tol.field));
-  }
-  return result;
-}
-
-SavepointComparison compare_diffusion_outputs(const DiffusionSavepoint& expected,
-                                              const DiffusionSavepoint& actual,
-                                              const std::vector<FieldTolerance>& tolerances) {
-  return compare_diffusion_outputs(expected, actual.prognostic, actual.diagnostic, tolerances);
-}
-
-std::string format_comparison(const SavepointComparison& comparison) {
-  const auto where = [](index_t point, int level) {
-    return point < 0 ? std::string("-") : fmt::format("({}, {})", point, level);
-  };
-  std::string out = fmt::format("{:<8} {:>8} {:>8} {:>12} {:>14} {:>12} {:>14} {:>16}  {}\n",
-                                "field", "atol", "rtol", "max abs err", "at (pt, lev)",
-                                "max rel err", "at (pt, lev)", "failing/values", "result");
-  for (const FieldComparison& f : comparison.fields) {
-    if (!f.compared) {
-      out += fmt::format("{:<8} {:>8.0e} {:>8.0e}  {}\n", f.field(), f.tolerance.atol,
-                         f.tolerance.rtol, f.note);
-      continue;
-    }
-    out += fmt::format("{:<8} {:>8.0e} {:>8.0e} {:>12.3e} {:>14} {:>12.3e} {:>14} {:>16}  {}\n",
-                       f.field(), f.tolerance.atol, f.tolerance.rtol, f.max_abs_error,
-                       where(f.max_abs_point, f.max_abs_level), f.max_rel_error,
-                       where(f.max_rel_point, f.max_rel_level),
-                       fmt::format("{}/{}", f.num_failing, f.num_values),
-                       f.passed() ? "pass" : "FAIL");
-    if (!f.passed())
-      out +=
-          fmt::format("{:<8} worst at (point {}, level {}): actual {:.17g}, expected {:.17g}{}\n",
-                      "", f.worst_point, f.worst_level, f.worst_actual, f.worst_expected,
-                      f.num_nan ? fmt::format(" ({} NaN)", f.num_nan) : "");
-  }
-  const auto failing = comparison.failing_fields();
-  out += failing.empty() ? std::string("PASSED\n")
-                         : fmt::format("FAILED: {}\n", fmt::join(failing, ", "));
-  return out;
 }
 
 }  // namespace icondiff
