@@ -6,6 +6,7 @@
 #include "support/field_compare.hpp"
 #include "support/granule_inputs.hpp"
 #include "support/grid_files.hpp"
+#include "support/test_grids.hpp"
 
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/io/grid_file.hpp>
@@ -20,9 +21,6 @@ namespace granule_test {
 
 using M = TEST_MEMSPACE;
 using Space = TEST_EXECSPACE;
-
-/// A limited-area cut-out of a generated grid (centre 8E 46.5N, radius 10 degrees).
-const char* const generated_lam = "generate:R2B4/cap:8,46.5,10";
 
 struct Case {
   std::string name;
@@ -56,25 +54,10 @@ std::vector<Case> cases() {
   return out;
 }
 
-struct GridCase {
-  std::string name;
-  Grid grid;
-};
+using test::GridCase;
 
-/// The real ICON grids when ../shared/data/grids has them, else generated ones of the same kinds
-/// (a global grid and a limited-area cut-out with boundary and nudging rows), so a bare checkout
-/// still tests the granule end to end.
 std::vector<GridCase> granule_grids() {
-  std::vector<GridCase> grids;
-  if (const auto p = test::real_grid(test::global_r02b03))
-    grids.push_back({"R02B03 global", read_icon_grid(*p)});
-  else
-    grids.push_back({"generated R2B2 global", load_grid_source("generate:R2B2")});
-  if (const auto p = test::real_grid(test::lam_r19b04))
-    grids.push_back({"R19B04 limited area", read_icon_grid(*p)});
-  else
-    grids.push_back({"generated R2B4 limited area", load_grid_source(generated_lam)});
-  return grids;
+  return test::global_and_lam_grids();
 }
 
 struct Fixture {
@@ -387,7 +370,7 @@ TEST(TEST_CATEGORY, granule_rejects_bad_input_with_clear_errors) {
 
 TEST(TEST_CATEGORY, granule_rejects_a_grid_with_missing_neighbours_inside_its_ranges) {
   const auto path = test::real_grid(test::lam_r19b04);
-  Grid grid = path ? read_icon_grid(*path) : load_grid_source(generated_lam);
+  Grid grid = path ? read_icon_grid(*path) : load_grid_source(test::generated_lam);
   // Corrupt the zones: claim that the boundary rows are interior, so the w stencil would gather
   // over the boundary cells' missing neighbours.
   auto ranges = std::array<IndexRange, num_zones>{};

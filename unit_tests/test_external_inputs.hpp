@@ -6,6 +6,7 @@
 // are host arrays, so only host-accessible memory spaces run the body.
 #include "support/granule_inputs.hpp"
 #include "support/grid_files.hpp"
+#include "support/test_grids.hpp"
 
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
@@ -153,24 +154,7 @@ void expect_wraps(const State& wrapped, const std::map<std::string, ExternalArra
       wrapped);
 }
 
-struct GridCase {
-  std::string name;
-  Grid grid;
-};
-
-std::vector<GridCase> test_grids() {
-  std::vector<GridCase> grids;
-  if (const auto p = test::real_grid(test::global_r02b03))
-    grids.push_back({"R02B03 global (file)", read_icon_grid(*p)});
-  else
-    grids.push_back({"R2B2 global (generated)", load_grid_source("generate:R2B2")});
-  if (const auto p = test::real_grid(test::lam_r19b04))
-    grids.push_back({"R19B04 limited area (file)", read_icon_grid(*p)});
-  else
-    grids.push_back(
-        {"R2B4 limited area (generated)", load_grid_source("generate:R2B4/cap:8,46.5,10")});
-  return grids;
-}
+using test::GridCase;
 
 void run_case(const GridCase& gc, const DiffusionConfig& config, const std::string& case_name) {
   SCOPED_TRACE(gc.name + ", " + case_name);
@@ -269,7 +253,7 @@ TEST(TEST_CATEGORY, granule_on_padded_external_memory_is_bit_identical) {
     GTEST_SKIP() << "the external arrays are host arrays; memory space " << M::name()
                  << " is not host-accessible";
   } else {
-    for (const auto& gc : test_grids()) {
+    for (const auto& gc : test::global_and_lam_grids()) {
       run_case(gc, mch_ch_r04b09_config(), "MCH config (zdiffusion)");
       DiffusionConfig no_zd = mch_ch_r04b09_config();
       no_zd.apply_zdiffusion_t = false;

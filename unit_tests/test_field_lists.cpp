@@ -3,6 +3,8 @@
 // names, in list order, with the extents the list gives; check_state_extents, allocate_state,
 // copy_state and wrap_external_state do what their contracts say. Expectations are written out
 // by hand here (member names, member addresses, extents), never taken from the lists themselves.
+#include "support/expect_error.hpp"
+
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/device_grid.hpp>
@@ -234,21 +236,7 @@ TEST(field_lists, extents_of_hand_checked_fields) {
 
 // ---- Expect a throw with a message that names the problem -------------------------------------
 
-template <class E, class F>
-void expect_throw_naming(F&& f, std::initializer_list<std::string> parts, const char* what) {
-  SCOPED_TRACE(what);
-  try {
-    f();
-    ADD_FAILURE() << "no exception thrown";
-  } catch (const E& e) {
-    const std::string message = e.what();
-    for (const auto& part : parts)
-      EXPECT_NE(message.find(part), std::string::npos)
-          << "the message does not name '" << part << "': " << message;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception type: " << e.what();
-  }
-}
+using test::expect_throw_naming;
 
 // ---- allocate_state / check_state_extents ------------------------------------------------------
 

@@ -3,7 +3,9 @@
 // padding rows, refin_ctrl, halo levels, global indices, owners) comes back as the same Grid:
 // every table, the derived tables and the zones; decomposition data arrives 0-based; every bad
 // input is refused with a message naming it.
+#include "support/expect_error.hpp"
 #include "support/grid_files.hpp"
+#include "support/test_grids.hpp"
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/grid/device_grid.hpp>
@@ -89,24 +91,10 @@ struct IconMemory {
   }
 };
 
-struct GridCase {
-  std::string name;
-  Grid grid;
-};
+using test::GridCase;
 
-/// The real global and limited-area ICON grids when present, else generated ones of both kinds.
 std::vector<GridCase> test_grids() {
-  std::vector<GridCase> grids;
-  if (const auto p = test::real_grid(test::global_r02b03))
-    grids.push_back({"R02B03 global (file)", read_icon_grid(*p)});
-  else
-    grids.push_back({"R2B2 global (generated)", load_grid_source("generate:R2B2")});
-  if (const auto p = test::real_grid(test::lam_r19b04))
-    grids.push_back({"R19B04 limited area (file)", read_icon_grid(*p)});
-  else
-    grids.push_back(
-        {"R2B4 limited area (generated)", load_grid_source("generate:R2B4/cap:8,46.5,10")});
-  return grids;
+  return test::global_and_lam_grids();
 }
 
 void expect_topology_equal(const Grid& got, const Grid& expected) {
@@ -277,18 +265,7 @@ TEST(icon_grid_arrays, halo_levels_give_the_halo_zones) {
 template <class E>
 void expect_refused(const IconGridArrays& a, std::initializer_list<std::string> parts,
                     const char* what) {
-  SCOPED_TRACE(what);
-  try {
-    (void)grid_from_icon_arrays(a);
-    ADD_FAILURE() << "accepted";
-  } catch (const E& e) {
-    const std::string message = e.what();
-    for (const auto& part : parts)
-      EXPECT_NE(message.find(part), std::string::npos)
-          << "the message does not name '" << part << "': " << message;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception type: " << e.what();
-  }
+  test::expect_throw_naming<E>([&] { (void)grid_from_icon_arrays(a); }, parts, what);
 }
 
 TEST(icon_grid_arrays, bad_input_is_refused_with_a_message) {

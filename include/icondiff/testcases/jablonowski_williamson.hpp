@@ -15,6 +15,7 @@
 
 #include <icondiff/core/host_table.hpp>
 #include <icondiff/core/types.hpp>
+#include <icondiff/core/view_copy.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/grid.hpp>
 
@@ -166,14 +167,11 @@ View2D<wp, MemorySpace> initial_state_view(const std::string& name,
                                            const std::vector<double>& values, index_t points,
                                            int levels) {
   initial_state_detail::check_size(name, values.size(), points, levels);
-  View2D<wp, MemorySpace> view(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "icondiff::initial_state::" + name), points,
-      levels);
-  // Same layout on both sides, so one contiguous copy (host to device where they differ).
-  Kokkos::View<const wp**, FieldLayout, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-      host(values.data(), points, levels);
-  Kokkos::deep_copy(view, host);
-  return view;
+  // The vector is already in FieldLayout order: wrap it and copy it once.
+  const auto host = wrap_external<const wp, 2, Kokkos::HostSpace>(
+      name, values.data(), {static_cast<std::size_t>(points), static_cast<std::size_t>(levels)},
+      static_cast<std::size_t>(points));
+  return copy_view<MemorySpace>("icondiff::initial_state::" + name, host);
 }
 
 template <class MemorySpace>
