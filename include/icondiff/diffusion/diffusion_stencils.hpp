@@ -114,6 +114,29 @@ stencils::ApplyDiffusionToVn<M> apply_diffusion_to_vn(
   return s;
 }
 
+/// The Laplacian of w (elementary calculate_nabla2_for_w), shared by both strategies' w steps.
+template <class M>
+stencils::CalculateNabla2ForW<M> nabla2_for_w(const DiffusionInputs<M>& in,
+                                              const View2D<wp, M>& w) {
+  stencils::CalculateNabla2ForW<M> s;
+  s.w = w;
+  s.geofac_n2s = in.interpolation.geofac_n2s;
+  s.c2e2co = in.grid.c2e2co;
+  return s;
+}
+
+/// dwdx, dwdy (elementary calculate_horizontal_gradients_for_turbulence).
+template <class M>
+stencils::CalculateHorizontalGradientsForTurbulence<M> horizontal_gradients_for_turbulence(
+    const DiffusionInputs<M>& in, const View2D<wp, M>& w) {
+  stencils::CalculateHorizontalGradientsForTurbulence<M> s;
+  s.w = w;
+  s.geofac_grg_x = in.interpolation.geofac_grg_x;
+  s.geofac_grg_y = in.interpolation.geofac_grg_y;
+  s.c2e2co = in.grid.c2e2co;
+  return s;
+}
+
 /// S8 apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence over the copy w_old.
 template <class M>
 stencils::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence<M>
@@ -123,13 +146,8 @@ apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(
     const DiffusionDiagnosticState<M>& diagnostic, const View2D<wp, M>& w_old,
     const View2D<wp, M>& w) {
   stencils::ApplyDiffusionToWAndComputeHorizontalGradientsForTurbulence<M> s;
-  s.nabla2.w = w_old;
-  s.nabla2.geofac_n2s = in.interpolation.geofac_n2s;
-  s.nabla2.c2e2co = in.grid.c2e2co;
-  s.gradients.w = w_old;
-  s.gradients.geofac_grg_x = in.interpolation.geofac_grg_x;
-  s.gradients.geofac_grg_y = in.interpolation.geofac_grg_y;
-  s.gradients.c2e2co = in.grid.c2e2co;
+  s.nabla2 = nabla2_for_w(in, w_old);
+  s.gradients = horizontal_gradients_for_turbulence(in, w_old);
   s.area = in.cells.cell_area;
   s.diff_multfac_n2w = t.diff_multfac_n2w;
   s.type_shear = shear_type;
@@ -149,13 +167,8 @@ stencils::Nabla2ForWAndHorizontalGradients<M> nabla2_for_w_and_horizontal_gradie
     const DiffusionInputs<M>& in, const DiffusionTemporaries<M>& t, bool compute_gradients,
     const DiffusionDiagnosticState<M>& diagnostic, const View2D<wp, M>& w) {
   stencils::Nabla2ForWAndHorizontalGradients<M> s;
-  s.nabla2.w = w;
-  s.nabla2.geofac_n2s = in.interpolation.geofac_n2s;
-  s.nabla2.c2e2co = in.grid.c2e2co;
-  s.gradients.w = w;
-  s.gradients.geofac_grg_x = in.interpolation.geofac_grg_x;
-  s.gradients.geofac_grg_y = in.interpolation.geofac_grg_y;
-  s.gradients.c2e2co = in.grid.c2e2co;
+  s.nabla2 = nabla2_for_w(in, w);
+  s.gradients = horizontal_gradients_for_turbulence(in, w);
   s.compute_gradients = compute_gradients;
   s.z_nabla2_c = t.z_nabla2_c;
   s.dwdx = diagnostic.dwdx;
