@@ -52,7 +52,8 @@ struct Grid {
   /// refin_ctrl per location as stored in the file (nest-overlap values unconverted).
   std::array<std::vector<int>, 3> refin_ctrl;
   /// Halo line per location and point (0 owned, 1 first halo line, 2 second; ICON's
-  /// decomp_info%halo_level); empty on a grid that is not decomposed.
+  /// decomp_info%halo_level; 3: ICON4Py's edges closing the halo cells, stored after
+  /// HALO_LEVEL_2 by make_local_grid); empty on a grid that is not decomposed.
   std::array<std::vector<int>, 3> halo_level;
   /// Zone ranges per location, including ICON's HALO and HALO_LEVEL_2 on a decomposed grid.
   std::array<Zones, 3> zones;
