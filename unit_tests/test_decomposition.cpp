@@ -166,17 +166,6 @@ std::array<std::vector<int>, 3> expected_halo_lines(const Grid& g, const std::ve
   return h;
 }
 
-const std::vector<index_t>& global_index(const Grid& g, Location l) {
-  return l == Location::Cell   ? g.cell_global_index
-         : l == Location::Edge ? g.edge_global_index
-                               : g.vertex_global_index;
-}
-const std::vector<int>& owner_rank(const Grid& g, Location l) {
-  return l == Location::Cell   ? g.cell_owner_rank
-         : l == Location::Edge ? g.edge_owner_rank
-                               : g.vertex_owner_rank;
-}
-
 /// compute_zones' rule: LAM halo points of line h in rows 1..this stay with the boundary rows.
 int last_row_stored_with_boundary(Location l, int h) {
   if (l == Location::Edge) return h == 1 ? 6 : 4;
@@ -187,25 +176,12 @@ bool stored_with_boundary(Location l, int refin, int h) {
   return h > 0 && r >= 1 && r <= last_row_stored_with_boundary(l, h);
 }
 
-Location target_of(Neighbours n) {
-  switch (n) {
-    case Neighbours::C2E:
-    case Neighbours::E2C2E:
-    case Neighbours::E2C2EO:
-    case Neighbours::V2E: return Location::Edge;
-    case Neighbours::C2V:
-    case Neighbours::E2V:
-    case Neighbours::E2C2V: return Location::Vertex;
-    default: return Location::Cell;
-  }
-}
-
 /// Local index of every global point (missing_index where not local).
 std::array<std::vector<index_t>, 3> global_to_local(const Grid& global, const Grid& local) {
   std::array<std::vector<index_t>, 3> g2l;
   for (Location l : all_locations) {
     g2l[loc_index(l)].assign(global.size(l), missing_index);
-    const auto& gi = global_index(local, l);
+    const auto& gi = local.global_index(l);
     for (std::size_t i = 0; i < gi.size(); ++i) g2l[loc_index(l)][gi[i]] = static_cast<index_t>(i);
   }
   return g2l;
@@ -218,7 +194,7 @@ void expect_tables_match(const Grid& global, const Grid& local) {
   Grid::for_each_field(
       [&](const FieldSpec& spec, const auto& lt, const auto& gt) {
         using T = std::decay_t<decltype(lt)>;
-        const auto& l2g = global_index(local, spec.location);
+        const auto& l2g = local.global_index(spec.location);
         if (std::string(spec.name).find("global_index") != std::string::npos ||
             std::string(spec.name).find("owner_rank") != std::string::npos)
           return;  // checked separately
@@ -231,8 +207,8 @@ void expect_tables_match(const Grid& global, const Grid& local) {
         if constexpr (std::is_same_v<T, HostTable<index_t>>) {
           ASSERT_EQ(lt.rows(), l2g.size()) << spec.name;
           ASSERT_EQ(lt.cols(), gt.cols()) << spec.name;
-          const Location target = target_of(spec.neighbours);
-          const auto& target_l2g = global_index(local, target);
+          const Location target = target_location(spec.neighbours);
+          const auto& target_l2g = local.global_index(target);
           for (std::size_t i = 0; i < lt.rows(); ++i)
             for (std::size_t j = 0; j < lt.cols(); ++j) {
               const index_t want = gt(l2g[i], j);
@@ -260,7 +236,7 @@ void expect_tables_match(const Grid& global, const Grid& local) {
       },
       local, global);
   for (Location l : all_locations) {
-    const auto& gi = global_index(local, l);
+    const auto& gi = local.global_index(l);
     const auto& lr = local.refin_ctrl[loc_index(l)];
     ASSERT_EQ(lr.size(), gi.size());
     for (std::size_t i = 0; i < gi.size(); ++i)
@@ -273,7 +249,7 @@ void expect_tables_match(const Grid& global, const Grid& local) {
 template <class Select>
 void expect_present(const Grid& global, const Grid& local, const HostTable<index_t>& lt,
                     const HostTable<index_t>& gt, Location l, const char* name, Select select) {
-  const auto& l2g = global_index(local, l);
+  const auto& l2g = local.global_index(l);
   std::size_t bad = 0;
   std::string first;
   for (std::size_t i = 0; i < lt.rows(); ++i) {
@@ -300,8 +276,8 @@ void check_local_grid(const Grid& global, const std::vector<int>& owner, const G
     SCOPED_TRACE(to_string(l));
     const int li = loc_index(l);
     const index_t n = local.size(l);
-    const auto& gi = global_index(local, l);
-    const auto& own = owner_rank(local, l);
+    const auto& gi = local.global_index(l);
+    const auto& own = local.owner_rank(l);
     const auto& halo = local.halo_level[li];
     const auto& refin = local.refin_ctrl[li];
     ASSERT_EQ(gi.size(), static_cast<std::size_t>(n));
@@ -412,7 +388,7 @@ std::vector<Grid> check_decomposition(const Grid& global, const std::vector<int>
     if (num_ranks == 1) continue;
     check_local_grid(global, owner, local, rank, num_ranks);
     for (Location l : all_locations) {
-      const auto& gi = global_index(local, l);
+      const auto& gi = local.global_index(l);
       for (std::size_t i = 0; i < gi.size(); ++i)
         if (local.halo_level[loc_index(l)][i] == 0) ++owned_count[loc_index(l)][gi[i]];
     }

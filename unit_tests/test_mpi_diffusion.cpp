@@ -74,9 +74,7 @@ void expect_owned_identical(const State<H>& local, const State<H>& global, const
   State<H>::for_each_field(
       [&](const FieldSpec& spec, const auto& l, const auto& g) {
         const std::vector<index_t> l2g = local_to_global(grid, spec.location);
-        const std::vector<int>& owner = spec.location == Location::Cell   ? grid.cell_owner_rank
-                                        : spec.location == Location::Edge ? grid.edge_owner_rank
-                                                                          : grid.vertex_owner_rank;
+        const std::vector<int>& owner = grid.owner_rank(spec.location);
         std::size_t differing = 0, compared = 0;
         std::string first;
         for (std::size_t i = 0; i < l.extent(0); ++i) {

@@ -94,22 +94,12 @@ Grid local_grid(const Grid& global) {
   return make_local_grid(global, partition_cells(global, n), world_rank(), n);
 }
 
-const std::vector<index_t>& global_ids(const Grid& g, Location l) {
-  return l == Location::Cell   ? g.cell_global_index
-         : l == Location::Edge ? g.edge_global_index
-                               : g.vertex_global_index;
-}
-const std::vector<int>& owners(const Grid& g, Location l) {
-  return l == Location::Cell   ? g.cell_owner_rank
-         : l == Location::Edge ? g.edge_owner_rank
-                               : g.vertex_owner_rank;
-}
 index_t global_id(const Grid& g, Location l, index_t i) {
-  const auto& ids = global_ids(g, l);
+  const auto& ids = g.global_index(l);
   return ids.empty() ? i : ids[i];
 }
 bool owned(const Grid& g, Location l, index_t i) {
-  const auto& o = owners(g, l);
+  const auto& o = g.owner_rank(l);
   return o.empty() || o[i] == g.rank;
 }
 

@@ -28,25 +28,6 @@ constexpr int loc_index(Location location) {
   return static_cast<int>(location);
 }
 
-/// The location a connectivity's entries point to (C2E -> edges, ...).
-Location target_location(Neighbours n) {
-  switch (n) {
-    case Neighbours::C2E:
-    case Neighbours::E2C2E:
-    case Neighbours::E2C2EO:
-    case Neighbours::V2E: return Location::Edge;
-    case Neighbours::C2V:
-    case Neighbours::E2V:
-    case Neighbours::E2C2V: return Location::Vertex;
-    case Neighbours::C2E2C:
-    case Neighbours::C2E2CO:
-    case Neighbours::E2C:
-    case Neighbours::V2C: return Location::Cell;
-    case Neighbours::None: break;
-  }
-  throw Error("decomposition: a per-point table without a neighbour dimension has no target");
-}
-
 void check_rows(const HostTable<index_t>& table, const char* name, index_t rows, std::size_t cols) {
   if (table.rows() != static_cast<std::size_t>(rows) || table.cols() != cols)
     throw GridError(

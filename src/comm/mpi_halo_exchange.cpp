@@ -76,17 +76,6 @@ const char* plural(Location location) {
   return location == Location::Cell ? "cells" : location == Location::Edge ? "edges" : "vertices";
 }
 
-const std::vector<index_t>& global_index_of(const Grid& g, Location location) {
-  return location == Location::Cell   ? g.cell_global_index
-         : location == Location::Edge ? g.edge_global_index
-                                      : g.vertex_global_index;
-}
-const std::vector<int>& owner_rank_of(const Grid& g, Location location) {
-  return location == Location::Cell   ? g.cell_owner_rank
-         : location == Location::Edge ? g.edge_owner_rank
-                                      : g.vertex_owner_rank;
-}
-
 /// Checks one rank's local grid; returns the first problem or "".
 std::string check_local_grid(const Grid& local, int rank, int size) {
   if (size > 1 && (local.rank != rank || local.num_ranks != size))
@@ -94,8 +83,8 @@ std::string check_local_grid(const Grid& local, int rank, int size) {
                        rank, local.rank, local.num_ranks, size);
   for (Location location : all_locations) {
     const auto n = static_cast<std::size_t>(local.size(location));
-    const auto& global = global_index_of(local, location);
-    const auto& owner = owner_rank_of(local, location);
+    const auto& global = local.global_index(location);
+    const auto& owner = local.owner_rank(location);
     const char* name = to_string(location);
     if (global.empty() && owner.empty()) {
       if (size > 1)
@@ -317,8 +306,8 @@ void MpiHaloExchange<ExecSpace>::build_patterns(const Grid& local) {
     const int l = loc_index(location);
     Pattern& pattern = patterns_[l];
     const char* name = to_string(location);
-    const auto& global = global_index_of(local, location);
-    const auto& owner = owner_rank_of(local, location);
+    const auto& global = local.global_index(location);
+    const auto& owner = local.owner_rank(location);
     const index_t n = local.size(location);
 
     // Receive side: every point owned by another rank, grouped by owner.

@@ -76,12 +76,8 @@ Grid grid_from_icon_arrays(const IconGridArrays& a) {
       if (h < 0 || h > 2)
         throw InvalidArgument(fmt::format(
             "ICON grid arrays: halo level {} of a {} is not 0, 1 or 2", h, to_string(l)));
-    std::vector<index_t>& global = l == Location::Cell   ? g.cell_global_index
-                                   : l == Location::Edge ? g.edge_global_index
-                                                         : g.vertex_global_index;
-    std::vector<int>& owner = l == Location::Cell   ? g.cell_owner_rank
-                              : l == Location::Edge ? g.edge_owner_rank
-                                                    : g.vertex_owner_rank;
+    std::vector<index_t>& global = g.global_index(l);
+    std::vector<int>& owner = g.owner_rank(l);
     if (a.global_index[i]) {
       global.resize(n);
       for (index_t p = 0; p < n; ++p) {

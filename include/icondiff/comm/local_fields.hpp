@@ -19,9 +19,7 @@ namespace icondiff {
 /// The global index of every local point of `location` (identity when the grid is not
 /// decomposed).
 inline std::vector<index_t> local_to_global(const Grid& local, Location location) {
-  const std::vector<index_t>& g = location == Location::Cell   ? local.cell_global_index
-                                  : location == Location::Edge ? local.edge_global_index
-                                                               : local.vertex_global_index;
+  const std::vector<index_t>& g = local.global_index(location);
   if (!g.empty()) return g;
   std::vector<index_t> identity(static_cast<std::size_t>(local.size(location)));
   for (std::size_t i = 0; i < identity.size(); ++i) identity[i] = static_cast<index_t>(i);

@@ -71,6 +71,26 @@ constexpr const char* to_string(Neighbours n) {
   return "?";
 }
 
+/// The location a connectivity's entries index (C2E -> edges, E2C2V -> vertices, ...); a
+/// non-connectivity (None) is given `self`.
+constexpr Location target_location(Neighbours n, Location self = Location::Cell) {
+  switch (n) {
+    case Neighbours::C2E:
+    case Neighbours::E2C2E:
+    case Neighbours::E2C2EO:
+    case Neighbours::V2E: return Location::Edge;
+    case Neighbours::C2V:
+    case Neighbours::E2V:
+    case Neighbours::E2C2V: return Location::Vertex;
+    case Neighbours::C2E2C:
+    case Neighbours::C2E2CO:
+    case Neighbours::E2C:
+    case Neighbours::V2C: return Location::Cell;
+    case Neighbours::None: break;
+  }
+  return self;
+}
+
 /// View rank of a field: points, then slots if any, then levels if any.
 constexpr int field_rank(Neighbours neighbours, Levels levels) {
   return 1 + (neighbours != Neighbours::None ? 1 : 0) + (levels != Levels::None ? 1 : 0);

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace icondiff {
@@ -57,6 +58,24 @@ struct Grid {
   std::array<std::vector<int>, 3> halo_level;
   /// Zone ranges per location, including ICON's HALO and HALO_LEVEL_2 on a decomposed grid.
   std::array<Zones, 3> zones;
+
+  /// The decomposition tables of one location (empty when the grid is not decomposed).
+  const std::vector<index_t>& global_index(Location location) const {
+    return location == Location::Cell   ? cell_global_index
+           : location == Location::Edge ? edge_global_index
+                                        : vertex_global_index;
+  }
+  std::vector<index_t>& global_index(Location location) {
+    return const_cast<std::vector<index_t>&>(std::as_const(*this).global_index(location));
+  }
+  const std::vector<int>& owner_rank(Location location) const {
+    return location == Location::Cell   ? cell_owner_rank
+           : location == Location::Edge ? edge_owner_rank
+                                        : vertex_owner_rank;
+  }
+  std::vector<int>& owner_rank(Location location) {
+    return const_cast<std::vector<int>&>(std::as_const(*this).owner_rank(location));
+  }
 
   const Zones& zones_of(Location location) const { return zones[static_cast<int>(location)]; }
   IndexRange range(Location location, Zone zone) const { return zones_of(location).range(zone); }
