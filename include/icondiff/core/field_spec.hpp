@@ -132,13 +132,19 @@ struct FieldSizes {
   }
 };
 
-/// The View extents of `spec` for `sizes`: points, slots, levels (only those that exist).
+/// Extent `r` (< spec.rank()) of `spec`'s View for `sizes`: points, then slots, then levels
+/// (only those that exist).
+inline std::size_t field_extent(const FieldSpec& spec, const FieldSizes& sizes, unsigned r) {
+  if (r == 0) return sizes.points(spec.location);
+  if (r == 1 && spec.neighbours != Neighbours::None)
+    return static_cast<std::size_t>(num_slots(spec.neighbours));
+  return spec.levels == Levels::Half ? sizes.nlev + 1 : sizes.nlev;
+}
+
+/// All extents of `spec`'s View for `sizes`.
 inline std::vector<std::size_t> field_extents(const FieldSpec& spec, const FieldSizes& sizes) {
-  std::vector<std::size_t> e{sizes.points(spec.location)};
-  if (spec.neighbours != Neighbours::None)
-    e.push_back(static_cast<std::size_t>(num_slots(spec.neighbours)));
-  if (spec.levels == Levels::Full) e.push_back(sizes.nlev);
-  if (spec.levels == Levels::Half) e.push_back(sizes.nlev + 1);
+  std::vector<std::size_t> e;
+  for (int r = 0; r < spec.rank(); ++r) e.push_back(field_extent(spec, sizes, r));
   return e;
 }
 

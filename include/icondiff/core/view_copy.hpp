@@ -10,6 +10,7 @@
 
 #include <array>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace icondiff {
@@ -82,8 +83,8 @@ Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To
   using Out = Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To>;
   if (from.data() == nullptr && from.size() == 0) return Out();
   Out out = detail::allocate_like<Out>(label, from);
-  if (from.span_is_contiguous()) {
-    Kokkos::deep_copy(out, from);
+  if (from.span_is_contiguous() || std::is_same_v<To, typename View::memory_space>) {
+    Kokkos::deep_copy(out, from);  // within one space deep_copy takes any strides
   } else {
     // A padded View (external memory with a leading dimension > points) cannot be deep-copied
     // across spaces directly: copy it into a contiguous View of its own space first (within one

@@ -9,6 +9,7 @@
 #include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
+#include <icondiff/diffusion/diffusion_stencils.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/vertical_grid.hpp>
 #include <icondiff/profiling/kernel_timers.hpp>
@@ -61,20 +62,6 @@ struct DiffusionOptions {
   std::shared_ptr<HaloExchange<ExecSpace>> exchange = nullptr;
   /// The instance run() enqueues on unless run() is given one.
   ExecSpace space = ExecSpace();
-};
-
-/// The granule's temporaries and device copies of its vertical profiles, allocated once.
-template <class MemorySpace>
-struct DiffusionTemporaries {
-  // K-profiles (regular and initial-run variants chosen per call).
-  View1D<wp, MemorySpace> diff_multfac_vn, diff_multfac_vn_initial, enh_smag_fac, diff_multfac_n2w;
-  View1D<vp, MemorySpace> smag_limit, smag_limit_initial, diff_multfac_smag;
-  // geofac_n2s split into the self and neighbour parts (ICON grids: self first).
-  View1D<wp, MemorySpace> geofac_n2s_c;
-  View2D<wp, MemorySpace> geofac_n2s_nbh;
-  // (point, level) temporaries, zero-initialised once.
-  View2D<vp, MemorySpace> u_vert, v_vert, kh_smag_e, kh_smag_ec, z_nabla2_c;
-  View2D<wp, MemorySpace> z_nabla2_e, w_tmp, theta_v_tmp;
 };
 
 template <class ExecSpace>

@@ -28,16 +28,6 @@ struct DiffusionInputs {
   int num_levels() const { return vertical.num_levels(); }
   /// The sizes that fix every field's extents.
   FieldSizes sizes() const { return grid.sizes(static_cast<std::size_t>(num_levels())); }
-
-  /// Calls f(spec, field...) for every field of the four field structs of `inputs...`, in the
-  /// order metric, interpolation, edges, cells (the savepoint's order).
-  template <class F, class... Inputs>
-  static void for_each_field(F&& f, Inputs&... inputs) {
-    DiffusionMetricState<MemorySpace>::for_each_field(f, inputs.metric...);
-    DiffusionInterpolationState<MemorySpace>::for_each_field(f, inputs.interpolation...);
-    DiffusionEdgeParams<MemorySpace>::for_each_field(f, inputs.edges...);
-    DiffusionCellParams<MemorySpace>::for_each_field(f, inputs.cells...);
-  }
 };
 
 /// Throws InvalidArgument naming the first field whose extents disagree with the grid and the
