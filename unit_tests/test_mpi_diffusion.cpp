@@ -14,6 +14,7 @@
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/setup/local_diffusion_inputs.hpp>
 #include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <gtest/gtest.h>
@@ -54,13 +55,8 @@ States run(const DiffusionConfig& config, const DiffusionInputs<M>& inputs, cons
     granule.run(diagnostic, prognostic, dtime, initial_run);
     // With NWP/AES physics the granule leaves X5/X6 to the rest of the model, which exchanges
     // theta_v, exner and w before the next call (ICON's dycore); the test plays that part.
-    if (options.exchange && !config.exchanges_at_end(initial_run)) {
-      Kokkos::fence();
-      const HaloField fields[3] = {halo_field(prognostic.theta_v), halo_field(prognostic.exner),
-                                   halo_field(prognostic.w)};
-      options.exchange->exchange(Space(), Location::Cell, fields, 2);
-      options.exchange->exchange(Space(), Location::Cell, fields + 2, 1);
-    }
+    if (!config.exchanges_at_end(initial_run))
+      granule.exchange_prognostic_halos(Space(), prognostic);
   }
   Kokkos::fence();
   return {copy_state<H>(prognostic, "icondiff::test::result::"),
@@ -118,18 +114,8 @@ void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConf
 
   // This rank's part of them.
   const Grid local = make_local_grid(host.grid, partition_cells(host.grid, size), rank, size);
-  DiffusionInputs<M> local_inputs;
-  local_inputs.grid = DeviceGrid<M>(local);
-  local_inputs.vertical = global_inputs.vertical;
   const std::string scope = "icondiff::test::local::";
-  local_inputs.metric =
-      copy_state<M>(restrict_to_local(global_inputs.metric, local, global_sizes, scope), scope);
-  local_inputs.interpolation = copy_state<M>(
-      restrict_to_local(global_inputs.interpolation, local, global_sizes, scope), scope);
-  local_inputs.edges =
-      copy_state<M>(restrict_to_local(global_inputs.edges, local, global_sizes, scope), scope);
-  local_inputs.cells =
-      copy_state<M>(restrict_to_local(global_inputs.cells, local, global_sizes, scope), scope);
+  const DiffusionInputs<M> local_inputs = restrict_diffusion_inputs<M>(global_inputs, local, scope);
   const States local_initial{
       restrict_to_local(global_initial.prognostic, local, global_sizes, scope),
       restrict_to_local(global_initial.diagnostic, local, global_sizes, scope)};

@@ -1,6 +1,7 @@
 // icondiff: the command-line driver. Errors end in one clear line and a non-zero exit code,
 // never a stack trace.
 #include "commands.hpp"
+#include "ranks.hpp"
 
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
@@ -10,10 +11,14 @@
 
 #include <cstdlib>
 #include <exception>
+#include <sstream>
 #include <string_view>
 #include <vector>
 
 int main(int argc, char* argv[]) {
+  // MPI first (when started by mpirun), then Kokkos; finalised in the reverse order.
+  const icondiff::cli::MpiSession mpi(argc, argv);
+  const icondiff::cli::Ranks ranks = icondiff::cli::Ranks::world();
   // Unset OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from warning.
   setenv("OMP_PROC_BIND", "false", 0);
   // Kokkos sees only its own --kokkos-* arguments (it would also act on an unprefixed --help and
@@ -64,13 +69,28 @@ int main(int argc, char* argv[]) {
       for (auto& [sub, run] : commands)
         if (sub->parsed()) status = run();
     } catch (const CLI::ParseError& e) {
-      status = app.exit(e);
-    } catch (const icondiff::Error& e) {
-      fmt::print(stderr, "icondiff: error: {}\n", e.what());
+      // Every rank parses the same arguments; one prints.
+      if (ranks.root()) {
+        status = app.exit(e);
+      } else {
+        std::ostringstream quiet;
+        status = app.exit(e, quiet, quiet);
+      }
+    } catch (const icondiff::CollectiveError& e) {
+      // Every rank has the same message: rank 0 prints it, every rank exits with 2.
+      if (ranks.root()) fmt::print(stderr, "icondiff: error: {}\n", e.what());
       status = 2;
+    } catch (const icondiff::Error& e) {
+      // Only this rank failed (or there is one rank): the others cannot know, so end the job.
+      fmt::print(stderr, "icondiff: error: {}{}\n",
+                 ranks.decomposed() ? fmt::format("rank {}: ", ranks.rank()) : "", e.what());
+      status = 2;
+      icondiff::cli::MpiSession::abort_job(status);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "icondiff: unexpected error: {}\n", e.what());
+      fmt::print(stderr, "icondiff: unexpected error: {}{}\n",
+                 ranks.decomposed() ? fmt::format("rank {}: ", ranks.rank()) : "", e.what());
       status = 3;
+      icondiff::cli::MpiSession::abort_job(status);
     }
   }
   Kokkos::finalize();

@@ -3,8 +3,11 @@
 // (calls, median, min, max, effective GB/s by the byte model, share of a STREAM triad measured in
 // the same run). Optional UGRID output, JSON timer report and savepoints of one call.
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "timer_report.hpp"
 
+#include <icondiff/comm/decomposition.hpp>
+#include <icondiff/comm/local_fields.hpp>
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
@@ -12,20 +15,30 @@
 #include <icondiff/diffusion/diffusion_traffic.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 #include <icondiff/io/grid_source.hpp>
+#include <icondiff/io/partition_file.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/profiling/stream_bandwidth.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/setup/local_diffusion_inputs.hpp>
 #include <icondiff/testcases/jablonowski_williamson.hpp>
+
+#if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_gather.hpp>
+#include <icondiff/comm/mpi_halo_exchange.hpp>
+#endif
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 namespace icondiff::cli {
 
@@ -49,6 +62,7 @@ struct RunOptions {
   std::string timers;
   std::string savepoints;
   int savepoint_step = 1;
+  std::string partition;  ///< cell owners (one rank per line); empty: METIS
   bool quiet = false;
   // Vertical grid and topography (sleve_nml / nonhydrostatic_nml / nh_testcase_nml names).
   double top_height = 23000.0;
@@ -163,18 +177,31 @@ std::string grid_source(const RunOptions& o) {
   return "generate:" + o.generate + (o.lam ? "/" + o.lam_region : "");
 }
 
-double max_abs(const View2D<wp, M>& field) {
+/// The largest |value| over the points with `owned(i) != 0` (every point when `owned` is empty).
+double max_abs(const View2D<wp, M>& field, const View1D<int, M>& owned) {
   double m = 0;
   const auto f = field;
+  const auto mask = owned;
+  const bool masked = owned.size() != 0;
   const std::size_t n = f.extent(0), nk = f.extent(1);
   Kokkos::parallel_reduce(
       "icondiff::driver::max_abs", Kokkos::RangePolicy<Space>(0, n * nk),
       KOKKOS_LAMBDA(const std::size_t i, double& acc) {
+        if (masked && mask(i % n) == 0) return;
         const double v = compat::fabs(f(i % n, i / n));
         if (v > acc) acc = v;
       },
       Kokkos::Max<double>(m));
   return m;
+}
+
+/// 1 for the points of `location` this rank owns (empty View on a grid that is not decomposed).
+View1D<int, M> owned_mask(const Grid& grid, Location location) {
+  const std::vector<int>& owner = grid.owner_rank(location);
+  if (owner.empty()) return {};
+  std::vector<int> mask(owner.size());
+  for (std::size_t i = 0; i < owner.size(); ++i) mask[i] = owner[i] == grid.rank ? 1 : 0;
+  return copy_to_view<int, M>("icondiff::driver::owned", mask);
 }
 
 std::string utc_now() {
@@ -184,22 +211,177 @@ std::string utc_now() {
   return buffer;
 }
 
+/// This rank's part of the run: its grid (the whole grid on one rank), the granule's inputs on
+/// it, and the exchange (nullptr on one rank).
+struct RankPart {
+  Grid grid;
+  DiffusionInputs<M> inputs;
+  std::shared_ptr<HaloExchange<Space>> exchange;
+#if ICONDIFF_HAVE_MPI
+  std::shared_ptr<MpiHaloExchange<Space>> mpi_exchange;  ///< the same object, for its traffic
+#endif
+  std::string partition;  ///< how the cells were partitioned (for the report)
+};
+
+RankPart decompose(const Ranks& ranks, const HostDiffusionInputs& host, const RunOptions& o) {
+  RankPart part;
+  if (!ranks.decomposed()) {
+    if (!o.partition.empty())
+      throw InvalidArgument(fmt::format(
+          "--partition {}: a partition needs a run on several MPI ranks (mpirun -np N icondiff "
+          "run ...)",
+          o.partition));
+    part.grid = host.grid;
+    part.inputs = make_diffusion_inputs<M>(host);
+    return part;
+  }
+#if ICONDIFF_HAVE_MPI
+  const Grid& whole = host.grid;
+  std::vector<int> owner;
+  ranks.collectively([&] {
+    if (!o.partition.empty()) {
+      owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
+      part.partition = "file " + o.partition;
+    } else {
+      if (ranks.size() > whole.num_cells)
+        throw InvalidArgument(
+            fmt::format("{} ranks for a grid of {} cells: every rank needs at "
+                        "least one cell",
+                        ranks.size(), whole.num_cells));
+      owner = partition_cells(whole, ranks.size());
+      part.partition = "METIS k-way";
+    }
+    part.grid = make_local_grid(whole, owner, ranks.rank(), ranks.size());
+    part.inputs = restrict_diffusion_inputs<M>(make_diffusion_inputs<Kokkos::HostSpace>(host),
+                                               part.grid, "icondiff::driver::");
+  });
+  part.mpi_exchange = std::make_shared<MpiHaloExchange<Space>>(ranks.comm(), part.grid);
+  part.exchange = part.mpi_exchange;
+#endif
+  return part;
+}
+
+/// Collective: the whole grid's prognostic and diagnostic state on the root (nullopt elsewhere);
+/// on one rank, host copies of the states.
+struct WholeState {
+  DiffusionPrognosticState<Kokkos::HostSpace> prognostic;
+  DiffusionDiagnosticState<Kokkos::HostSpace> diagnostic;
+};
+std::optional<WholeState> gather_state(const Ranks& ranks, const std::vector<RankPoints>& points,
+                                       const DiffusionPrognosticState<M>& prognostic,
+                                       const DiffusionDiagnosticState<M>& diagnostic) {
+  const std::string scope = "icondiff::driver::output::";
+  WholeState local{copy_state<Kokkos::HostSpace>(prognostic, scope),
+                   copy_state<Kokkos::HostSpace>(diagnostic, scope)};
+  if (!ranks.decomposed()) return local;
+#if ICONDIFF_HAVE_MPI
+  auto p = gather_to_root(ranks.comm(), local.prognostic, points, 0, scope);
+  auto d = gather_to_root(ranks.comm(), local.diagnostic, points, 0, scope);
+  if (ranks.root()) return WholeState{std::move(*p), std::move(*d)};
+#else
+  (void)points;
+#endif
+  return std::nullopt;
+}
+
+/// The timers of every rank as one table: per call, the slowest rank's time (what the decomposed
+/// call costs); bytes summed over ranks; plus each label's per-rank medians (min, median, max over
+/// ranks) for the load balance. On one rank: the rank's own timers.
+struct GatheredTimers {
+  KernelTimers slowest;
+  std::map<std::string, double> bytes;
+  std::map<std::string, std::array<double, 3>> rank_medians_ms;  ///< min, median, max
+};
+GatheredTimers gather_timers(const Ranks& ranks, const KernelTimers& timers,
+                             const std::map<std::string, double>& bytes) {
+  GatheredTimers g;
+  for (const auto& [label, samples] : timers.samples()) {
+    // Every rank launched the same kernels in the same order (SPMD), so the labels agree.
+    for (double t : ranks.max_each(samples)) g.slowest.record(label, t);
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<double> medians = ranks.gather(sorted.empty() ? 0.0 : sorted[sorted.size() / 2]);
+    std::sort(medians.begin(), medians.end());
+    if (!medians.empty())
+      g.rank_medians_ms[label] = {medians.front() * 1e3, medians[medians.size() / 2] * 1e3,
+                                  medians.back() * 1e3};
+  }
+  for (const auto& [label, b] : bytes) g.bytes[label] = ranks.sum(b);
+  return g;
+}
+
+/// Per granule call and location: exchanges, messages and bytes sent by all ranks, and the
+/// slowest rank's time inside start() + wait(). Collective; a table and the same as JSON (both
+/// empty on one rank).
+struct HaloReport {
+  std::string table;
+  nlohmann::json json;
+};
+HaloReport report_halo_traffic(const Ranks& ranks, const RankPart& part, int calls) {
+  HaloReport report;
+#if ICONDIFF_HAVE_MPI
+  if (!part.mpi_exchange) return report;
+  std::string& table = report.table;
+  table = fmt::format(
+      "\nhalo exchanges per call (all ranks; the driver's θ_v/exner/w exchange between calls "
+      "included; time: slowest rank inside start() + wait()):\n{:<10} {:>10} {:>10} {:>12} "
+      "{:>10}\n",
+      "location", "exchanges", "messages", "MB sent", "ms");
+  for (Location location : all_locations) {
+    const MpiHaloTraffic& t = part.mpi_exchange->traffic(location);
+    const double exchanges = ranks.max(static_cast<double>(t.exchanges)) / calls;
+    const double messages = ranks.sum(static_cast<double>(t.messages_sent)) / calls;
+    const double megabytes = ranks.sum(static_cast<double>(t.bytes_sent)) / calls * 1e-6;
+    const double ms = ranks.max(t.start_seconds + t.wait_seconds) / calls * 1e3;
+    table += fmt::format("{:<10} {:>10.1f} {:>10.1f} {:>12.3f} {:>10.3f}\n", to_string(location),
+                         exchanges, messages, megabytes, ms);
+    report.json[to_string(location)] = {{"exchanges", exchanges},
+                                        {"messages", messages},
+                                        {"megabytes_sent", megabytes},
+                                        {"ms_slowest_rank", ms}};
+  }
+#else
+  (void)ranks;
+  (void)part;
+  (void)calls;
+#endif
+  return report;
+}
+
 int run_driver(const RunOptions& o) {
-  const DiffusionConfig config = resolved_config(o);
-  const DiffusionStrategy strategy = parse_strategy(o.strategy);
-  if (o.steps < 1) throw InvalidArgument(fmt::format("--steps {}: expected at least 1", o.steps));
-  if (!(o.dtime > 0))
-    throw InvalidArgument(fmt::format("--dtime {}: expected a positive time step (s)", o.dtime));
-  if (o.nlev < 2)
-    throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.nlev));
+  const Ranks ranks = Ranks::world();
+  DiffusionConfig config;
+  DiffusionStrategy strategy{};
+  std::string source;
+  // Options are the same on every rank, but a rank started with other arguments (MPMD) must not
+  // leave the others waiting: every check is agreed on.
+  ranks.collectively([&] {
+    config = resolved_config(o);
+    strategy = parse_strategy(o.strategy);
+    if (o.steps < 1) throw InvalidArgument(fmt::format("--steps {}: expected at least 1", o.steps));
+    if (!(o.dtime > 0))
+      throw InvalidArgument(fmt::format("--dtime {}: expected a positive time step (s)", o.dtime));
+    if (o.nlev < 2)
+      throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.nlev));
+    source = grid_source(o);
+  });
   const auto say = [&](const std::string& text) {
-    if (!o.quiet) fmt::print("{}", text);
+    if (!o.quiet && ranks.root()) fmt::print("{}", text);
   };
 
-  // ---- Grid and inputs ----
-  const std::string source = grid_source(o);
+  // ---- Grid and inputs (the whole grid, on every rank) ----
   const auto t0 = std::chrono::steady_clock::now();
-  Grid grid = load_grid_source(source);
+  Grid grid;
+  ranks.collectively([&] { grid = load_grid_source(source); });
+  // Every rank must read the same grid (MPMD launches could give them different ones). Both
+  // reductions run on every rank.
+  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
+  ranks.agree(
+      most_cells != fewest_cells
+          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
+                        "{}): every rank must read the same grid",
+                        fewest_cells, most_cells, grid.num_cells, source)
+          : "");
   DiffusionSetupConfig setup;
   setup.vertical = mch_ch_r04b09_vertical_config();
   setup.vertical.num_levels = o.nlev;
@@ -214,7 +396,8 @@ int run_driver(const RunOptions& o) {
                                  ? TopographyConfig::gaussian_hill(
                                        o.mount_height, o.mount_half_width, o.mount_lon, o.mount_lat)
                                  : TopographyConfig::flat();
-  const HostDiffusionInputs host = compute_diffusion_inputs(std::move(grid), config, setup);
+  HostDiffusionInputs host;
+  ranks.collectively([&] { host = compute_diffusion_inputs(std::move(grid), config, setup); });
   const auto& g = host.grid;
   const int nlev = host.metrics.vertical.num_levels();
   say(fmt::format("grid        {} ({}; {} cells, {} edges, {} vertices)\n", source,
@@ -229,7 +412,35 @@ int run_driver(const RunOptions& o) {
     steep += host.metrics.zd_diffcoef.data()[i] != 0.0;
   say(fmt::format("metrics     {} cell-levels get truly horizontal temperature diffusion\n",
                   steep));
-  const DiffusionInputs<M> inputs = make_diffusion_inputs<M>(host);
+  const RankPart part = decompose(ranks, host, o);
+  const Grid& local = part.grid;
+  const FieldSizes whole_sizes{
+      static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
+      static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
+  const RankPoints my_points = rank_points(local, whole_sizes);
+  if (ranks.decomposed()) {
+    const auto owned = [&](Location l) {
+      long long n = 0;
+      for (std::size_t i = 0; i < my_points.size(l); ++i) n += my_points.owns(l, i);
+      return static_cast<double>(n);
+    };
+    const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
+    const std::vector<double> local_cells = ranks.gather(static_cast<double>(local.num_cells));
+    if (ranks.root())
+      say(fmt::format(
+          "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
+          "halo {:.0f}..{:.0f}\n",
+          ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
+          *std::max_element(owned_cells.begin(), owned_cells.end()),
+          *std::min_element(local_cells.begin(), local_cells.end()),
+          *std::max_element(local_cells.begin(), local_cells.end())));
+  }
+  const std::vector<RankPoints> all_points =
+#if ICONDIFF_HAVE_MPI
+      ranks.decomposed() ? gather_rank_points(ranks.comm(), my_points, 0) :
+#endif
+                         std::vector<RankPoints>{my_points};
+  const DiffusionInputs<M>& inputs = part.inputs;
 
   JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = o.vn_noise;
@@ -237,28 +448,43 @@ int run_driver(const RunOptions& o) {
   jw.noise_seed = 1;
   const InitialState initial =
       jablonowski_williamson_state(g, host.metrics.z_ifc, host.metrics.z_mc, jw);
-  DiffusionPrognosticState<M> prognostic = to_prognostic_state<M>(initial);
+  DiffusionPrognosticState<M> prognostic =
+      ranks.decomposed()
+          ? copy_state<M>(restrict_to_local(to_prognostic_state<Kokkos::HostSpace>(initial), local,
+                                            whole_sizes, "icondiff::driver::"),
+                          "icondiff::driver::")
+          : to_prognostic_state<M>(initial);
   auto diagnostic =
       allocate_state<DiffusionDiagnosticState, M>(inputs.sizes(), "icondiff::driver::");
   DiffusionOptions<Space> options;
   options.strategy = strategy;
   options.schedule = parse_loop_schedule(o.schedule);
-  Diffusion<Space> diffusion(config, inputs, options);
+  options.exchange = part.exchange;
+  std::unique_ptr<Diffusion<Space>> granule;
+  ranks.collectively(
+      [&] { granule = std::make_unique<Diffusion<Space>>(config, inputs, options); });
+  Diffusion<Space>& diffusion = *granule;
   KernelTimers timers;
   diffusion.set_timers(&timers);
+  const View1D<int, M> owned_edges = owned_mask(local, Location::Edge);
+  const View1D<int, M> owned_cells = owned_mask(local, Location::Cell);
   const double setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ranks.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   say(fmt::format("setup       {:.2f} s (grid, geometry, coefficients, metrics, JW state)\n",
                   setup_seconds));
-  const double stream = measure_stream_bandwidth().triad_gbs;
-  say(fmt::format("machine     {} with {} threads, STREAM triad {:.1f} GB/s\n", Space::name(),
-                  compat::concurrency(Space()), stream));
+  // Every rank measures at once: the sum is what the ranks together get from memory.
+  const double stream = ranks.sum(measure_stream_bandwidth().triad_gbs);
+  const int threads = compat::concurrency(Space());
+  say(fmt::format("machine     {} with {} threads{}, STREAM triad {:.1f} GB/s{}\n", Space::name(),
+                  threads,
+                  ranks.decomposed() ? fmt::format(" per rank × {} ranks", ranks.size()) : "",
+                  stream, ranks.decomposed() ? " (all ranks at once)" : ""));
   say(
       fmt::format("diffusion   {} strategy, {} loops, dtime {} s, {} steps (the first is ICON's "
                   "initial call)\n\n",
                   to_string(strategy), o.schedule, o.dtime, o.steps));
 
-  // ---- Output ----
+  // ---- Output (one file of the whole grid, written by rank 0) ----
   std::map<std::string, std::string> attributes;
   for (const auto& [name, value] : icon_namelist_values(config)) attributes[name] = value;
   attributes["icondiff:grid_source"] = source;
@@ -266,64 +492,110 @@ int run_driver(const RunOptions& o) {
   attributes["icondiff:dtime"] = fmt::format("{}", o.dtime);
   attributes["icondiff:version"] = ICONDIFF_VERSION_STRING;
   std::unique_ptr<UgridWriter> writer;
+  const auto write_output = [&](double time) {
+    const std::optional<WholeState> whole = gather_state(ranks, all_points, prognostic, diagnostic);
+    ranks.collectively([&] {
+      if (whole) writer->write_step(time, whole->prognostic, &whole->diagnostic);
+    });
+  };
   if (!o.output.empty()) {
-    const auto& vct_a = host.metrics.vertical.vct_a;
-    std::vector<double> full(nlev);
-    for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
-    writer = std::make_unique<UgridWriter>(o.output, g, full, vct_a, attributes);
-    writer->write_step(0.0, prognostic, &diagnostic);
+    ranks.collectively([&] {
+      if (!ranks.root()) return;
+      const auto& vct_a = host.metrics.vertical.vct_a;
+      std::vector<double> full(nlev);
+      for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
+      writer = std::make_unique<UgridWriter>(o.output, g, full, vct_a, attributes);
+    });
+    write_output(0.0);
   }
 
   // ---- Steps ----
-  const SavepointGridReference reference = make_grid_reference(g, source);
+  const SavepointGridReference reference = make_grid_reference(local, source);
+  const std::string savepoint_suffix =
+      ranks.decomposed() ? fmt::format(".rank{}.nc", ranks.rank()) : std::string(".nc");
   for (int step = 1; step <= o.steps; ++step) {
     const bool initial_run = step == 1;
     std::optional<DiffusionSavepoint> init;
-    if (!o.savepoints.empty() && step == o.savepoint_step)
+    if (!o.savepoints.empty() && step == o.savepoint_step) {
       init = capture_diffusion_init(config, reference, inputs, diagnostic, prognostic, o.dtime,
                                     initial_run);
-    diffusion.run(diagnostic, prognostic, o.dtime, initial_run);
-    if (init) {
-      std::filesystem::create_directories(o.savepoints);
-      const auto in = (std::filesystem::path(o.savepoints) / "diffusion-init.nc").string();
-      const auto out = (std::filesystem::path(o.savepoints) / "diffusion-exit.nc").string();
-      init->metadata["step"] = std::to_string(step);
-      write_diffusion_savepoint(in, *init);
-      write_diffusion_savepoint(out, capture_diffusion_exit(*init, diagnostic, prognostic));
-      say(fmt::format("            savepoints of step {} written: {}, {}\n", step, in, out));
+      if (ranks.decomposed()) init->decomposition = my_points;
     }
-    const double ms = timers.samples().at(diffusion_labels::run).back() * 1e3;
+    diffusion.run(diagnostic, prognostic, o.dtime, initial_run);
+    // NWP physics: the rest of ICON exchanges θ_v, exner and w before the next call.
+    if (!config.exchanges_at_end(initial_run))
+      diffusion.exchange_prognostic_halos(Space(), prognostic);
+    if (init) {
+      const auto dir = std::filesystem::path(o.savepoints);
+      const auto in = (dir / ("diffusion-init" + savepoint_suffix)).string();
+      const auto out = (dir / ("diffusion-exit" + savepoint_suffix)).string();
+      init->metadata["step"] = std::to_string(step);
+      if (ranks.decomposed()) init->metadata["rank"] = std::to_string(ranks.rank());
+      ranks.collectively([&] {
+        std::filesystem::create_directories(o.savepoints);
+        write_diffusion_savepoint(in, *init);
+        write_diffusion_savepoint(out, capture_diffusion_exit(*init, diagnostic, prognostic));
+      });
+      say(ranks.decomposed()
+              ? fmt::format("            savepoints of step {} written: {}/diffusion-{{init,exit}}"
+                            ".rank{{0..{}}}.nc\n",
+                            step, o.savepoints, ranks.size() - 1)
+              : fmt::format("            savepoints of step {} written: {}, {}\n", step, in, out));
+    }
+    const double ms = ranks.max(timers.samples().at(diffusion_labels::run).back() * 1e3);
+    const double vn_max = ranks.max(max_abs(prognostic.vn, owned_edges));
+    const double w_max = ranks.max(max_abs(prognostic.w, owned_cells));
     say(fmt::format(
         "step {:>4}/{:<4} t = {:>8.0f} s  {:>8.3f} ms   max|vn| = {:7.3f} m/s   max|w| = {:.3e} "
         "m/s\n",
-        step, o.steps, step * o.dtime, ms, max_abs(prognostic.vn), max_abs(prognostic.w)));
-    if (writer && ((o.output_every > 0 && step % o.output_every == 0) || step == o.steps))
-      writer->write_step(step * o.dtime, prognostic, &diagnostic);
+        step, o.steps, step * o.dtime, ms, vn_max, w_max));
+    if (!o.output.empty() &&
+        ((o.output_every > 0 && step % o.output_every == 0) || step == o.steps))
+      write_output(step * o.dtime);
   }
-  if (writer) {
-    writer->close();
-    say(fmt::format("\noutput      {} ({} times)\n", o.output, writer->steps_written()));
+  if (!o.output.empty()) {
+    ranks.collectively([&] {
+      if (writer) writer->close();
+    });
+    say(fmt::format("\noutput      {} ({} times)\n", o.output,
+                    writer ? writer->steps_written() : 0));
   }
 
-  // ---- Timer report ----
-  const auto bytes = diffusion_kernel_bytes(diffusion.ranges(), g.num_cells, g.num_edges,
-                                            g.num_vertices, nlev, config, strategy);
-  const auto entries = timer_entries(timers, bytes);
+  // ---- Timer report (rank 0) ----
+  const auto bytes = diffusion_kernel_bytes(diffusion.ranges(), local.num_cells, local.num_edges,
+                                            local.num_vertices, nlev, config, strategy);
+  const GatheredTimers gathered = gather_timers(ranks, timers, bytes);
+  const HaloReport halo = report_halo_traffic(ranks, part, o.steps);
+  if (!ranks.root()) return 0;
+  const auto entries = timer_entries(gathered.slowest, gathered.bytes);
   fmt::print(
       "\nper-kernel timers ({} calls, fenced after every kernel; GB/s by the byte model of "
-      "performance_model.md):\n{}",
-      o.steps, format_timer_table(entries, stream));
+      "performance_model.md{}):\n{}",
+      o.steps,
+      ranks.decomposed()
+          ? fmt::format("; per call the slowest of {} ranks, bytes of all ranks", ranks.size())
+          : "",
+      format_timer_table(entries, stream));
   const double minimum = diffusion_minimum_bytes(g.num_cells, g.num_edges, g.num_vertices, nlev);
   const double median_call = entries.at("nh_hdiff").median_ms * 1e-3;
   fmt::print(
       "whole call: {:.3f} ms median = {:.2f} GB/s against the 276 B/cell-level minimum ({:.0f}% of "
       "STREAM)\n",
       median_call * 1e3, minimum / median_call * 1e-9, 100 * minimum / median_call * 1e-9 / stream);
+  if (ranks.decomposed()) {
+    const auto& spread = gathered.rank_medians_ms.at(diffusion_labels::run);
+    fmt::print(
+        "load balance: whole-call median per rank {:.3f} / {:.3f} / {:.3f} ms (min / median "
+        "/ max over {} ranks)\n",
+        spread[0], spread[1], spread[2], ranks.size());
+    fmt::print("{}", halo.table);
+  }
   if (!o.timers.empty()) {
     nlohmann::json metadata = {{"icondiff_version", ICONDIFF_VERSION_STRING},
                                {"kokkos_version", compat::kokkos_version_string()},
                                {"execution_space", Space::name()},
-                               {"concurrency", compat::concurrency(Space())},
+                               {"concurrency", threads},
+                               {"ranks", ranks.size()},
                                {"grid", source},
                                {"cells", g.num_cells},
                                {"edges", g.num_edges},
@@ -337,6 +609,14 @@ int run_driver(const RunOptions& o) {
                                {"latency_unit", "ms"},
                                {"bandwidth_unit", "GB/s"}};
     for (const auto& [name, value] : attributes) metadata["config"][name] = value;
+    if (ranks.decomposed()) {
+      metadata["timers_over_ranks"] = "per call, the slowest rank; bandwidth: bytes of all ranks";
+      metadata["partition"] = part.partition;
+      metadata["halo_per_call"] = halo.json;
+      for (const auto& [label, spread] : gathered.rank_medians_ms)
+        metadata["rank_median_ms"][timer_name(label)] = {
+            {"min", spread[0]}, {"median", spread[1]}, {"max", spread[2]}};
+    }
     std::ofstream(o.timers) << timer_report_json(entries, metadata).dump(2) << "\n";
     say(fmt::format("timers      {}\n", o.timers));
   }
@@ -376,6 +656,9 @@ Command add_run_command(CLI::App& app) {
   app.add_option("--w-noise", o->w_noise,
                  "amplitude of random noise added to w inside the column (m/s)")
       ->capture_default_str();
+  app.add_option("--partition", o->partition,
+                 "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
+                 "default: METIS k-way");
   app.add_flag("--quiet", o->quiet, "print only the timer table");
   add_namelist_options(app, *o);
   return [o] { return run_driver(*o); };

@@ -71,6 +71,13 @@ nlohmann::json timer_report_json(const std::map<std::string, TimerEntry>& entrie
   return j;
 }
 
+std::string timer_name(const std::string& label) {
+  return label == diffusion_labels::run ? "nh_hdiff"
+         : label.rfind(diffusion_labels::prefix, 0) == 0
+             ? label.substr(diffusion_labels::prefix.size())
+             : label;
+}
+
 std::map<std::string, TimerEntry> timer_entries(const KernelTimers& timers,
                                                 const std::map<std::string, double>& bytes) {
   std::map<std::string, TimerEntry> out;
@@ -83,11 +90,7 @@ std::map<std::string, TimerEntry> timer_entries(const KernelTimers& timers,
     e.calls = s.calls;
     if (auto it = bytes.find(label); it != bytes.end() && s.median > 0)
       e.bandwidth_gbs = it->second / s.median * 1e-9;
-    const std::string name = label == diffusion_labels::run ? "nh_hdiff"
-                             : label.rfind(diffusion_labels::prefix, 0) == 0
-                                 ? label.substr(diffusion_labels::prefix.size())
-                                 : label;
-    out[name] = e;
+    out[timer_name(label)] = e;
   }
   return out;
 }

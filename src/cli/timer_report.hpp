@@ -29,6 +29,10 @@ std::map<std::string, TimerEntry> read_timer_report(const std::string& path);
 nlohmann::json timer_report_json(const std::map<std::string, TimerEntry>& entries,
                                  const nlohmann::json& metadata);
 
+/// A timer label as named in reports: without the "icondiff::diffusion::" prefix, the whole call
+/// as "nh_hdiff" (ICON's name).
+std::string timer_name(const std::string& label);
+
 /// KernelTimers statistics as entries keyed by label without the "icondiff::diffusion::" prefix
 /// (the whole call under "nh_hdiff", ICON's name), with bandwidth from `bytes` (by label).
 std::map<std::string, TimerEntry> timer_entries(const KernelTimers& timers,

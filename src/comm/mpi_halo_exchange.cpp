@@ -2,6 +2,8 @@
 // kernel per exchange, point-to-point or neighbourhood-collective transport. See
 // comm/mpi_halo_exchange.hpp.
 #include <icondiff/comm/mpi_halo_exchange.hpp>
+
+#include <icondiff/comm/mpi_collectives.hpp>
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/execution_spaces.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <numeric>
@@ -43,34 +46,6 @@ constexpr int loc_index(Location location) {
 /// Tags of the point-to-point transport: one per in-flight slot (on a duplicated communicator).
 constexpr int tag_base = 4200;
 constexpr int max_halo_fields = 8;
-
-void check_mpi(int status, const char* call) {
-  if (status != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(status, text, &length);
-    throw Error(fmt::format("MpiHaloExchange: {} failed: {}", call, std::string(text, length)));
-  }
-}
-
-/// Collective: when `error` is non-empty on any rank, every rank throws InvalidArgument with the
-/// message of the lowest failing rank (and how many ranks failed). Returns when no rank failed.
-void agree_on_errors(MPI_Comm comm, const std::string& error) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const int mine[2] = {error.empty() ? size : rank, error.empty() ? 0 : 1};
-  int first = size, failed = 0;
-  check_mpi(MPI_Allreduce(&mine[0], &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  if (first == size) return;
-  check_mpi(MPI_Allreduce(&mine[1], &failed, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce");
-  int length = rank == first ? static_cast<int>(error.size()) : 0;
-  check_mpi(MPI_Bcast(&length, 1, MPI_INT, first, comm), "MPI_Bcast");
-  std::string message = rank == first ? error : std::string(static_cast<std::size_t>(length), ' ');
-  check_mpi(MPI_Bcast(message.data(), length, MPI_CHAR, first, comm), "MPI_Bcast");
-  if (failed > 1) message += fmt::format(" (and {} more rank(s) failed)", failed - 1);
-  throw InvalidArgument(message);
-}
 
 const char* plural(Location location) {
   return location == Location::Cell ? "cells" : location == Location::Edge ? "edges" : "vertices";
@@ -503,6 +478,7 @@ HaloExchangeHandle MpiHaloExchange<ExecSpace>::start(const ExecSpace& space, Loc
 
   const int l = loc_index(location);
   compat::ScopedRegion region(start_region_[l]);
+  const auto started = std::chrono::steady_clock::now();
   Pattern& pattern = patterns_[l];
   Slot& slot = slots_[static_cast<std::size_t>(free_slot)];
 
@@ -577,6 +553,13 @@ HaloExchangeHandle MpiHaloExchange<ExecSpace>::start(const ExecSpace& space, Loc
                                       &slot.requests[slot.num_requests++]),
               "MPI_Ineighbor_alltoallv");
   }
+  MpiHaloTraffic& traffic = traffic_[l];
+  ++traffic.exchanges;
+  traffic.messages_sent += static_cast<long long>(pattern.send.ranks.size());
+  traffic.bytes_sent +=
+      static_cast<long long>(pattern.send.total) * static_cast<long long>(slot.point_bytes);
+  traffic.start_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {slot.generation * static_cast<int>(slots_.size()) + free_slot};
 }
 
@@ -592,6 +575,7 @@ void MpiHaloExchange<ExecSpace>::wait(HaloExchangeHandle handle) {
   Slot& slot = slots_[s];
   const int l = loc_index(slot.location);
   compat::ScopedRegion region(wait_region_[l]);
+  const auto started = std::chrono::steady_clock::now();
   const Pattern& pattern = patterns_[l];
   const ExecSpace& space = *slot.space;
 
@@ -611,6 +595,8 @@ void MpiHaloExchange<ExecSpace>::wait(HaloExchangeHandle handle) {
   }
   slot.in_use = false;
   slot.space.reset();
+  traffic_[l].wait_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 #define ICONDIFF_INSTANTIATE_MPI_HALO_EXCHANGE(SPACE) template class MpiHaloExchange<SPACE>;

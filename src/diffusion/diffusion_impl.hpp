@@ -247,6 +247,16 @@ void Diffusion<ExecSpace>::run_final_exchanges(
 }
 
 template <class ExecSpace>
+void Diffusion<ExecSpace>::exchange_prognostic_halos(
+    const ExecSpace& space, const DiffusionPrognosticState<memory_space>& prognostic) {
+  if (!exchange_->needs_synchronization()) return;
+  check_state_extents(prognostic, inputs_.sizes(), "diffusion: prognostic");
+  runner_.bind(space);
+  exchange(Location::Cell, halo_field(prognostic.theta_v), halo_field(prognostic.exner));
+  exchange(Location::Cell, halo_field(prognostic.w));
+}
+
+template <class ExecSpace>
 void Diffusion<ExecSpace>::run_theta_steps(
     const DiffusionPrognosticState<memory_space>& prognostic) {
   using M = memory_space;

@@ -191,6 +191,23 @@ void validate_for_writing(const std::string& path, const DiffusionSavepoint& s) 
   }
   if (const std::string problem = io::savepoint::metadata_problem(s.metadata); !problem.empty())
     invalid(problem);
+  if (s.decomposition) {
+    const RankPoints& d = *s.decomposition;
+    if (d.num_ranks < 1 || d.rank < 0 || d.rank >= d.num_ranks)
+      invalid(fmt::format("the decomposition is rank {} of {} ranks", d.rank, d.num_ranks));
+    for (int l = 0; l < 3; ++l) {
+      const auto n = static_cast<std::size_t>(size_of(g, l));
+      if (d.global_index[l].size() != n || d.owner_rank[l].size() != n)
+        invalid(
+            fmt::format("the decomposition has {} {} global indices and {} owner ranks, the "
+                        "grid reference {} {}s",
+                        d.global_index[l].size(), location_name(l), d.owner_rank[l].size(), n,
+                        location_name(l)));
+      if (d.global_size[l] < size_of(g, l))
+        invalid(fmt::format("the whole grid has {} {}s, fewer than the rank's {}", d.global_size[l],
+                            location_name(l), n));
+    }
+  }
   const Sizes sizes(g.num_cells, g.num_edges, g.num_vertices, s.num_levels());
   for_each_field(s, [&](const FieldInfo& info, const auto& view) {
     if (!field_written(info, s.kind)) return;
@@ -271,6 +288,25 @@ void write_file(const std::string& path, const DiffusionSavepoint& s, io::Netcdf
 
   std::vector<std::function<void()>> puts;
   puts.push_back([&] { nc.put("vct_a", s.vertical.vct_a); });
+  if (s.decomposition) {
+    const RankPoints& d = *s.decomposition;
+    nc.integer("", "decomposition.rank", d.rank);
+    nc.integer("", "decomposition.num_ranks", d.num_ranks);
+    nc.integers("", "decomposition.global_size",
+                {d.global_size[0], d.global_size[1], d.global_size[2]});
+    for (int l = 0; l < 3; ++l) {
+      const std::string dim = location_name(l);
+      const std::string ids = dim + "_global_index", owners = dim + "_owner_rank";
+      nc.variable(ids, NC_INT, {dim});
+      nc.text(ids, "long_name", "index of the point in the whole grid (0-based)");
+      nc.variable(owners, NC_INT, {dim});
+      nc.text(owners, "long_name", "the rank that owns the point");
+      puts.push_back([&nc, &d, ids, owners, l] {
+        nc.put(ids, d.global_index[l].data());
+        nc.put(owners, d.owner_rank[l].data());
+      });
+    }
+  }
   for_each_field(s, [&](const FieldInfo& info, const auto& view) {
     if (!field_written(info, s.kind) || (view.data() == nullptr && view.size() == 0)) return;
     using T = typename std::decay_t<decltype(view)>::non_const_value_type;
@@ -340,6 +376,45 @@ SavepointGridReference read_grid_reference(const NetcdfReader& f) {
     g.zones[static_cast<std::size_t>(l)] = Zones(all_locations[l], ranges);
   }
   return g;
+}
+
+/// The decomposition of a per-rank savepoint, or nullopt when the file has none.
+std::optional<RankPoints> read_decomposition(const NetcdfReader& f,
+                                             const SavepointGridReference& g) {
+  if (f.attribute_kind("decomposition.num_ranks") == NetcdfKind::Missing) return std::nullopt;
+  RankPoints d;
+  d.num_ranks = static_cast<int>(int_attribute(f, "decomposition.num_ranks"));
+  d.rank = static_cast<int>(int_attribute(f, "decomposition.rank"));
+  if (d.num_ranks < 1 || d.rank < 0 || d.rank >= d.num_ranks)
+    f.fail("decomposition.rank", -1,
+           fmt::format("rank {} of {} ranks, expected 0 <= rank < num_ranks", d.rank, d.num_ranks));
+  const std::string size_name = "decomposition.global_size";
+  if (f.attribute_kind(size_name) != NetcdfKind::Integer)
+    f.fail(size_name, -1, "expected an integer attribute (cells, edges, vertices)");
+  const auto sizes = f.integer_attribute(size_name);
+  if (sizes.size() != 3)
+    f.fail(size_name, -1, fmt::format("has {} values, expected 3", sizes.size()));
+  for (int l = 0; l < 3; ++l) {
+    if (sizes[l] < size_of(g, l) || sizes[l] > std::numeric_limits<index_t>::max())
+      f.fail(size_name, -1,
+             fmt::format("{} {}s in the whole grid, fewer than this rank's {}", sizes[l],
+                         location_name(l), size_of(g, l)));
+    d.global_size[l] = static_cast<index_t>(sizes[l]);
+    const std::string dim = location_name(l);
+    const std::string ids = dim + "_global_index", owners = dim + "_owner_rank";
+    d.global_index[l] = f.read_int(ids, {dim});
+    d.owner_rank[l] = f.read_int(owners, {dim});
+    for (std::size_t i = 0; i < d.global_index[l].size(); ++i) {
+      if (d.global_index[l][i] < 0 || d.global_index[l][i] >= d.global_size[l])
+        f.fail(ids, static_cast<long long>(i),
+               fmt::format("holds {}, outside the whole grid's [0, {})", d.global_index[l][i],
+                           d.global_size[l]));
+      if (d.owner_rank[l][i] < 0 || d.owner_rank[l][i] >= d.num_ranks)
+        f.fail(owners, static_cast<long long>(i),
+               fmt::format("holds {}, outside [0, {})", d.owner_rank[l][i], d.num_ranks));
+    }
+  }
+  return d;
 }
 
 VerticalGrid read_vertical(const NetcdfReader& f) {
@@ -506,6 +581,7 @@ DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
     if (f.dimension(d.name)) check_dimension(f, d.name, d.size, "neighbour slots");
 
   s.metadata = io::savepoint::read_metadata_attributes(f);
+  s.decomposition = read_decomposition(f, s.grid);
 
   const Sizes sizes(s.grid.num_cells, s.grid.num_edges, s.grid.num_vertices, s.num_levels());
   for_each_field(s, [&](const FieldInfo& info, auto& view) {

@@ -91,6 +91,17 @@ struct MpiHaloPatternInfo {
   index_t recv_points = 0;  ///< halo points received
 };
 
+/// What this rank's exchanges of one location cost since construction (or reset_traffic()):
+/// for reports and benchmarks. Times are host wall-clock seconds spent inside start() (receives
+/// posted, pack kernel, fence, sends) and wait() (completion, unpack kernel, fence).
+struct MpiHaloTraffic {
+  long long exchanges = 0;
+  long long messages_sent = 0;
+  long long bytes_sent = 0;
+  double start_seconds = 0.0;
+  double wait_seconds = 0.0;
+};
+
 namespace detail {
 
 /// One side (send or receive) of one location's pattern; per neighbour, a contiguous run of
@@ -136,6 +147,10 @@ class MpiHaloExchange final : public HaloExchange<ExecSpace> {
   MpiHaloPatternInfo pattern_info(Location location) const;
   /// Exchanges in flight now.
   int in_flight() const;
+  const MpiHaloTraffic& traffic(Location location) const {
+    return traffic_[static_cast<int>(location)];
+  }
+  void reset_traffic() { traffic_ = {}; }
 
  private:
   struct Pattern {
@@ -173,6 +188,7 @@ class MpiHaloExchange final : public HaloExchange<ExecSpace> {
   bool staged_ = false;
   std::array<index_t, 3> points_{};  ///< local grid size per location
   std::array<Pattern, 3> patterns_;
+  std::array<MpiHaloTraffic, 3> traffic_{};
   std::vector<Slot> slots_;
   std::array<std::string, 3> pack_label_, unpack_label_, start_region_, wait_region_;
 };

@@ -20,6 +20,14 @@ class InvalidArgument : public Error {
   explicit InvalidArgument(const std::string& message) : Error(message) {}
 };
 
+/// An error every rank of an MPI communicator agreed on (comm/mpi_collectives.hpp): all ranks
+/// throw it with the same message, so a caller may report it once (rank 0) and exit normally
+/// instead of aborting the job.
+class CollectiveError : public InvalidArgument {
+ public:
+  explicit CollectiveError(const std::string& message) : InvalidArgument(message) {}
+};
+
 /// A configuration value is out of range or names an option icondiff does not implement.
 class ConfigError : public Error {
  public:

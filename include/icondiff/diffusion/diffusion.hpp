@@ -90,6 +90,13 @@ class Diffusion {
     run(default_space_, diagnostic, prognostic, dtime, initial_run);
   }
 
+  /// The halo exchange of θ_v, exner and w (the fields of X5/X6) that ICON's dycore does after a
+  /// call that left X5/X6 out (NWP/AES physics, not the initial call): a driver that stands in
+  /// for the rest of the model calls it between granule calls on a decomposed grid. Fences `space`
+  /// before exchanging; does nothing on one rank.
+  void exchange_prognostic_halos(const ExecSpace& space,
+                                 const DiffusionPrognosticState<memory_space>& prognostic);
+
   /// Attaches per-kernel timers (fences after every kernel) or detaches them (nullptr).
   void set_timers(KernelTimers* timers) { runner_.set_timers(timers); }
   void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }

@@ -6,6 +6,7 @@
 // are Kokkos Views).
 #pragma once
 
+#include <icondiff/comm/local_fields.hpp>
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/core/types.hpp>
@@ -18,6 +19,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -113,6 +115,12 @@ struct DiffusionSavepoint {
   DiffusionEdgeParams<memory_space> edges;                  ///< init only
   DiffusionCellParams<memory_space> cells;                  ///< init only
 
+  /// Set when the call ran on one rank of a decomposed grid: the fields then hold that rank's
+  /// local points (owned and halo), `grid` describes the local grid (sizes, zones; `source` and
+  /// `uuid` are the whole grid's), and this says where each local point sits in the whole grid.
+  /// merge_rank_savepoints (io/rank_savepoints.hpp) puts a set of them back together.
+  std::optional<RankPoints> decomposition;
+
   /// Free-form text (date, rank, who captured it, ICON experiment ...). Keys: letters, digits and
   /// "_.+-@", starting with a letter, digit or "_"; values: text without NUL characters.
   std::map<std::string, std::string> metadata;
@@ -174,6 +182,7 @@ DiffusionSavepoint capture_diffusion_exit(const DiffusionSavepoint& init,
   s.grid = init.grid;
   s.vertical = init.vertical;
   s.metadata = init.metadata;
+  s.decomposition = init.decomposition;
   s.prognostic = mirror_copy<Kokkos::HostSpace>(prognostic);
   s.diagnostic = mirror_copy<Kokkos::HostSpace>(diagnostic);
   return s;
