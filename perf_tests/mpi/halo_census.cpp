@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -22,6 +23,8 @@
 using namespace icondiff;
 
 int main(int argc, char* argv[]) {
+  // Kokkos 3.4 warns on stdout when OMP_PROC_BIND is unset; stdout is the JSON document.
+  setenv("OMP_PROC_BIND", "false", 0);
   compat::initialize(argc, argv);
   std::vector<std::string> cases(argv + 1, argv + argc);
   if (cases.empty())
