@@ -30,6 +30,8 @@
 
 #include <fmt/format.h>
 
+#include <sched.h>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -202,6 +204,14 @@ View1D<int, M> owned_mask(const Grid& grid, Location location) {
   std::vector<int> mask(owner.size());
   for (std::size_t i = 0; i < owner.size(); ++i) mask[i] = owner[i] == grid.rank ? 1 : 0;
   return copy_to_view<int, M>("icondiff::driver::owned", mask);
+}
+
+/// The number of CPUs this process may run on (its affinity mask; Linux).
+double allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return compat::concurrency(Space());
+  return CPU_COUNT(&set);
 }
 
 std::string utc_now() {
@@ -475,10 +485,19 @@ int run_driver(const RunOptions& o) {
   // Every rank measures at once: the sum is what the ranks together get from memory.
   const double stream = ranks.sum(measure_stream_bandwidth().triad_gbs);
   const int threads = compat::concurrency(Space());
-  say(fmt::format("machine     {} with {} threads{}, STREAM triad {:.1f} GB/s{}\n", Space::name(),
-                  threads,
-                  ranks.decomposed() ? fmt::format(" per rank × {} ranks", ranks.size()) : "",
-                  stream, ranks.decomposed() ? " (all ranks at once)" : ""));
+  // A parent process may have narrowed this process's CPU set (an OpenMP runtime that bound the
+  // parent's main thread passes that binding on): threads beyond it share CPUs.
+  const int cpus = static_cast<int>(-ranks.max(-allowed_cpus()));
+  say(fmt::format(
+      "machine     {} with {} threads{} on {} allowed CPUs, STREAM triad {:.1f} GB/s{}\n",
+      Space::name(), threads,
+      ranks.decomposed() ? fmt::format(" per rank × {} ranks", ranks.size()) : "", cpus, stream,
+      ranks.decomposed() ? " (all ranks at once)" : ""));
+  if (ranks.root() && std::is_same_v<M, Kokkos::HostSpace> && threads > cpus)
+    fmt::print(stderr,
+               "icondiff: warning: {} threads but only {} CPUs allowed to this process (see "
+               "taskset -p {}): timings will be slow\n",
+               threads, cpus, static_cast<long>(::getpid()));
   say(
       fmt::format("diffusion   {} strategy, {} loops, dtime {} s, {} steps (the first is ICON's "
                   "initial call)\n\n",
@@ -595,6 +614,7 @@ int run_driver(const RunOptions& o) {
                                {"kokkos_version", compat::kokkos_version_string()},
                                {"execution_space", Space::name()},
                                {"concurrency", threads},
+                               {"cpus_allowed", cpus},
                                {"ranks", ranks.size()},
                                {"grid", source},
                                {"cells", g.num_cells},

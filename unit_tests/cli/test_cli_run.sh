@@ -46,6 +46,16 @@ out=$(OMP_NUM_THREADS=2 "$exe" run "${small[@]}" "$threads_arg" --timers k.json 
 /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("k.json"))["_metadata"]["concurrency"] != 1)' ||
   fail "$threads_arg did not reach Kokkos: $out"
 
+# ---- CPU affinity: threads beyond the allowed CPUs are reported (the ICON4Py race checks it) ----
+if command -v taskset >/dev/null && [ "$(nproc --all)" -ge 2 ]; then
+  out=$(OMP_NUM_THREADS=2 taskset -c 0 "$exe" run "${small[@]}" --timers aff.json 2>&1) ||
+    fail "run under taskset failed: $out"
+  printf '%s' "$out" | grep -q "2 threads but only 1 CPUs allowed" ||
+    fail "no warning for 2 threads on 1 allowed CPU: $out"
+  /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("aff.json"))["_metadata"]["cpus_allowed"] != 1)' ||
+    fail "the timer report does not say 1 CPU was allowed"
+fi
+
 # ---- verify ----
 out=$("$exe" verify --in sp/diffusion-init.nc --out sp/diffusion-exit.nc 2>&1) || fail "verify failed: $out"
 printf '%s' "$out" | grep -q "PASSED" || fail "verify did not pass: $out"

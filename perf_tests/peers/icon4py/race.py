@@ -74,8 +74,20 @@ STENCILS = {
 }
 
 
+# The CPUs this race may use, read before ICON4Py's compiled programs load libgomp: with
+# OMP_PROC_BIND set, libgomp then binds this process's main thread to one CPU, and every child
+# started afterwards would inherit that one-CPU affinity (icondiff's R2B5 call took twice as long
+# when R2B4 had been raced first). Children get the whole set back (preexec_fn below), and
+# race_icondiff checks the CPUs icondiff reports it was allowed.
+ALL_CPUS = frozenset(os.sched_getaffinity(0))
+
+
+def _full_cpu_set() -> None:
+    os.sched_setaffinity(0, ALL_CPUS)
+
+
 def run(cmd: list[str], env: dict) -> str:
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=_full_cpu_set)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     return proc.stdout
@@ -92,6 +104,10 @@ def race_icondiff(icondiff: str, grid_file: str, args, workdir: Path, env: dict)
     setup = float(re.search(r"^setup\s+([0-9.]+) s", out, re.M).group(1))
     steps = [float(m.group(1)) for m in re.finditer(r"^step\s+\d+/\d+.*?\s([0-9.]+) ms", out, re.M)]
     report = json.loads(timers.read_text())
+    allowed = report["_metadata"].get("cpus_allowed")
+    if allowed is None or allowed < args.threads:
+        raise RuntimeError(f"icondiff ran on {allowed} allowed CPUs with --threads {args.threads}: "
+                           "its timings would not be comparable (CPU affinity inherited?)")
     kernels = {k: v["latency"]["value"] for k, v in report.items() if k != "_metadata"}
     return {
         "implementation": "icondiff (OpenMP)",
