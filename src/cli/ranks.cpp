@@ -10,6 +10,7 @@
 
 namespace icondiff::cli {
 
+#if ICONDIFF_HAVE_MPI
 namespace {
 
 bool mpi_active = false;
@@ -24,6 +25,7 @@ bool started_by_mpi_launcher() {
 }
 
 }  // namespace
+#endif
 
 MpiSession::MpiSession([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
 #if ICONDIFF_HAVE_MPI
