@@ -1,10 +1,6 @@
 // MPI session and rank helpers of the driver (ranks.hpp).
 #include "ranks.hpp"
 
-#if ICONDIFF_HAVE_MPI
-#include <icondiff/comm/mpi_collectives.hpp>
-#endif
-
 #include <algorithm>
 #include <cstdlib>
 

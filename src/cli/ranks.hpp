@@ -13,11 +13,13 @@
 #include <icondiff/core/error.hpp>
 
 #if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_collectives.hpp>
+
 #include <mpi.h>
 #endif
 
-#include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace icondiff::cli {
@@ -49,20 +51,14 @@ class Ranks {
   /// CollectiveError (one rank: throws InvalidArgument(error) when it is not empty).
   void agree(const std::string& error) const;
   /// Collective: runs `step`; when it throws on any rank, every rank throws the same
-  /// CollectiveError with the first failing rank's message.
+  /// CollectiveError with the first failing rank's message (comm/mpi_collectives.hpp). On one
+  /// rank the exception passes through unchanged (its type sets the exit code).
   template <class Step>
   void collectively(Step&& step) const {
-    std::string error;
-    try {
-      step();
-    } catch (const CollectiveError&) {
-      throw;
-    } catch (const std::exception& e) {
-      error = decomposed() ? "rank " + std::to_string(rank_) + ": " + e.what() : e.what();
-      if (error.empty()) error = "unknown error";
-      if (!decomposed()) throw;
-    }
-    agree(error);
+#if ICONDIFF_HAVE_MPI
+    if (decomposed()) return icondiff::collectively(comm(), std::forward<Step>(step));
+#endif
+    step();
   }
 
   /// Collective reductions of one value (identity on one rank).

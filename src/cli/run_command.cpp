@@ -271,25 +271,32 @@ RankPart decompose(const Ranks& ranks, const HostDiffusionInputs& host, const Ru
   return part;
 }
 
-/// Collective: the whole grid's prognostic and diagnostic state on the root (nullopt elsewhere);
-/// on one rank, host copies of the states.
+/// Collective (several ranks): the whole grid's prognostic and diagnostic state on the root
+/// (nullopt elsewhere).
 struct WholeState {
   DiffusionPrognosticState<Kokkos::HostSpace> prognostic;
   DiffusionDiagnosticState<Kokkos::HostSpace> diagnostic;
 };
-std::optional<WholeState> gather_state(const Ranks& ranks, const std::vector<RankPoints>& points,
+std::optional<WholeState> gather_state([[maybe_unused]] const Ranks& ranks,
+                                       [[maybe_unused]] const std::vector<RankPoints>& points,
                                        const DiffusionPrognosticState<M>& prognostic,
                                        const DiffusionDiagnosticState<M>& diagnostic) {
-  const std::string scope = "icondiff::driver::output::";
-  WholeState local{copy_state<Kokkos::HostSpace>(prognostic, scope),
-                   copy_state<Kokkos::HostSpace>(diagnostic, scope)};
-  if (!ranks.decomposed()) return local;
 #if ICONDIFF_HAVE_MPI
-  auto p = gather_to_root(ranks.comm(), local.prognostic, points, 0, scope);
-  auto d = gather_to_root(ranks.comm(), local.diagnostic, points, 0, scope);
+  using H = Kokkos::HostSpace;
+  const std::string scope = "icondiff::driver::output::";
+  // gather_to_root reads host Views: device states are copied once, host states used as they are.
+  const auto on_host = [&](const auto& state) {
+    if constexpr (std::is_same_v<M, H>)
+      return state;
+    else
+      return copy_state<H>(state, scope);
+  };
+  auto p = gather_to_root(ranks.comm(), on_host(prognostic), points, 0, scope);
+  auto d = gather_to_root(ranks.comm(), on_host(diagnostic), points, 0, scope);
   if (ranks.root()) return WholeState{std::move(*p), std::move(*d)};
 #else
-  (void)points;
+  (void)prognostic;
+  (void)diagnostic;
 #endif
   return std::nullopt;
 }
@@ -512,6 +519,8 @@ int run_driver(const RunOptions& o) {
   attributes["icondiff:version"] = ICONDIFF_VERSION_STRING;
   std::unique_ptr<UgridWriter> writer;
   const auto write_output = [&](double time) {
+    // One rank writes its own states as they are (no copy); several gather to rank 0 first.
+    if (!ranks.decomposed()) return writer->write_step(time, prognostic, &diagnostic);
     const std::optional<WholeState> whole = gather_state(ranks, all_points, prognostic, diagnostic);
     ranks.collectively([&] {
       if (whole) writer->write_step(time, whole->prognostic, &whole->diagnostic);

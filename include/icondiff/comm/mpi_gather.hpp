@@ -57,16 +57,19 @@ std::optional<State<Kokkos::HostSpace>> gather_to_root(MPI_Comm comm,
       [&](const FieldSpec& spec, const auto& field) {
         using V = std::decay_t<decltype(field)>;
         using T = typename V::non_const_value_type;
-        // Contiguous copy (a padded or strided View is not one block of memory).
+        // A dense LayoutLeft View is sent as it is; a padded one is packed into a dense copy first.
+        static_assert(std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>);
         Kokkos::View<typename V::non_const_data_type, Kokkos::LayoutLeft, H> packed;
-        if (field.size() != 0) {
+        const bool dense = field.span_is_contiguous() && field.span() == field.size();
+        if (field.size() != 0 && !dense) {
           packed = decltype(packed)(
               Kokkos::view_alloc(Kokkos::WithoutInitializing, scope + "gather_" + spec.name),
               field.layout());
           Kokkos::deep_copy(packed, field);
         }
+        const T* data = dense ? field.data() : packed.data();
         Gathered& g = gathered.emplace_back();
-        g.data = detail::gather_elements(comm, packed.data(), static_cast<long long>(packed.size()),
+        g.data = detail::gather_elements(comm, data, static_cast<long long>(field.size()),
                                          sizeof(T), root, g.counts);
       },
       mine);
