@@ -3,6 +3,7 @@
 // (calls, median, min, max, effective GB/s by the byte model, share of a STREAM triad measured in
 // the same run). Optional UGRID output, JSON timer report and savepoints of one call.
 #include "commands.hpp"
+#include "cpu_affinity.hpp"
 #include "ranks.hpp"
 #include "timer_report.hpp"
 
@@ -30,7 +31,6 @@
 
 #include <fmt/format.h>
 
-#include <sched.h>
 #include <unistd.h>
 #include <algorithm>
 #include <array>
@@ -206,12 +206,10 @@ View1D<int, M> owned_mask(const Grid& grid, Location location) {
   return copy_to_view<int, M>("icondiff::driver::owned", mask);
 }
 
-/// The number of CPUs this process may run on (its affinity mask; Linux).
+/// The number of CPUs this process may run on (see allowed_cpu_count; Linux).
 double allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return compat::concurrency(Space());
-  return CPU_COUNT(&set);
+  const int cpus = allowed_cpu_count();
+  return cpus > 0 ? cpus : compat::concurrency(Space());
 }
 
 std::string utc_now() {

@@ -54,6 +54,12 @@ if command -v taskset >/dev/null && [ "$(nproc --all)" -ge 2 ]; then
     fail "no warning for 2 threads on 1 allowed CPU: $out"
   /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("aff.json"))["_metadata"]["cpus_allowed"] != 1)' ||
     fail "the timer report does not say 1 CPU was allowed"
+  # OpenMP binding its own main thread (OMP_PROC_BIND) must not read as a narrowed CPU set.
+  out=$(OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads taskset -c 0,1 "$exe" run \
+    "${small[@]}" --timers bound.json 2>&1) || fail "run with OMP_PROC_BIND=spread failed: $out"
+  /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("bound.json"))["_metadata"]["cpus_allowed"] != 2)' ||
+    fail "OMP_PROC_BIND=spread on CPUs 0,1 is not reported as 2 allowed CPUs"
+  printf '%s' "$out" | grep -q "warning" && fail "spurious warning under OMP_PROC_BIND=spread: $out"
 fi
 
 # ---- verify ----
