@@ -280,7 +280,8 @@ TEST(icon_grid_arrays, bad_input_is_refused_with_a_message) {
   {
     IconGridArrays a = good.arrays();
     a.refin_ctrl[1] = nullptr;
-    expect_refused<InvalidArgument>(a, {"refin_ctrl", "edge", "null pointer"}, "null refin_ctrl");
+    expect_refused<InvalidArgument>(a, {"neither refin_ctrl nor start/end index arrays", "edge"},
+                                    "null refin_ctrl");
   }
   {
     IconGridArrays a = good.arrays();
@@ -362,3 +363,74 @@ TEST(icon_grid_arrays, bad_input_is_refused_with_a_message) {
 
 }  // namespace icon_grid_arrays_test
 }  // namespace icondiff
+
+namespace icondiff::icon_grid_arrays_test {
+
+/// ICON's start/end index arrays of one location from a grid's zones (1-based first point, last
+/// point; 0 in the positions no zone uses, as ICON leaves some).
+struct IndexArrays {
+  std::vector<int> starts, ends;
+  IndexArrays(const Grid& g, Location l)
+      : starts(static_cast<std::size_t>(icon_index_array_size(l)), 0), ends(starts) {
+    for (int z = 0; z < num_zones; ++z) {
+      const auto zone = static_cast<Zone>(z);
+      if (!zone_exists(l, zone)) continue;
+      const auto p = static_cast<std::size_t>(icon_index_array_position(l, zone));
+      starts[p] = g.range(l, zone).start + 1;
+      ends[p] = g.range(l, zone).end;
+    }
+  }
+};
+
+TEST(icon_grid_arrays, zones_from_start_and_end_index_arrays_and_icon_derived_tables) {
+  for (const auto& gc : test_grids()) {
+    SCOPED_TRACE(gc.name);
+    const Grid& g = gc.grid;
+    IconMemory memory(g);
+    memory.refin_ctrl = {};  // ICON4Py's grid_init gets no refin_ctrl: the arrays give the zones
+    const IndexArrays bounds[3] = {{g, Location::Cell}, {g, Location::Edge}, {g, Location::Vertex}};
+    const FortranTable e2c2v = to_fortran(g.e2c2v), e2c2e = to_fortran(g.e2c2e);
+    IconGridArrays a = memory.arrays();
+    a.e2c2v = e2c2v.view();
+    a.e2c2e = e2c2e.view();
+    for (int l = 0; l < 3; ++l)
+      a.zone_bounds[l] = {bounds[l].starts.data(), bounds[l].ends.data(),
+                          static_cast<index_t>(bounds[l].starts.size())};
+    const Grid back = grid_from_icon_arrays(a);
+    EXPECT_EQ(back.limited_area, g.limited_area);
+    EXPECT_TRUE(back.e2c2v == g.e2c2v);
+    EXPECT_TRUE(back.e2c2eo == g.e2c2eo);
+    for (int i = 0; i < 3; ++i)
+      EXPECT_TRUE(back.zones[i] == g.zones[i])
+          << to_string(all_locations[i]) << ": got " << describe(back.zones[i]) << "\nexpected "
+          << describe(g.zones[i]);
+  }
+}
+
+TEST(icon_grid_arrays, bad_start_and_end_index_arrays_are_refused) {
+  const Grid g = test_grids().back().grid;
+  IndexArrays cells(g, Location::Cell);
+  const int n = g.num_cells;
+  const int interior = icon_index_array_position(Location::Cell, Zone::Interior);
+  EXPECT_EQ(interior, 8);  // ICON4Py's _ICON_INTERIOR for cells
+  auto zones = [&] {
+    return zones_from_icon_index_arrays(Location::Cell, cells.starts.data(), cells.ends.data(),
+                                        static_cast<index_t>(cells.starts.size()), n);
+  };
+  EXPECT_NO_THROW(zones());
+  cells.ends[interior] = n + 1;
+  test::expect_throw_naming<InvalidArgument>(zones, {"cell_ends(0)", "outside the", "INTERIOR"},
+                                             "an end beyond the cells");
+  cells = IndexArrays(g, Location::Cell);
+  cells.ends[interior] = cells.starts[interior] - 3;  // start - 1 > end
+  test::expect_throw_naming<InvalidArgument>(zones, {"ends before it starts", "INTERIOR"},
+                                             "a start after the end");
+  cells = IndexArrays(g, Location::Cell);
+  test::expect_throw_naming<InvalidArgument>(
+      [&] {
+        zones_from_icon_index_arrays(Location::Cell, cells.starts.data(), cells.ends.data(), 13, n);
+      },
+      {"13 values", "at least 14"}, "an array too short");
+}
+
+}  // namespace icondiff::icon_grid_arrays_test

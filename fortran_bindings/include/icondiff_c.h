@@ -1,9 +1,28 @@
-/* icondiff C API: the entry point for Fortran (see icondiff_mod.f90) and other languages.
+/* icondiff C API: the entry point for Fortran (module `icondiff`, icondiff.f90) and other
+ * languages.
  *
  * Every function returns an icondiff_status; on failure icondiff_last_error() holds a message that
- * names what was wrong (file, variable, index, expected value). No function aborts the caller.
- * Indices and ranges are 0-based and half-open [start, end), as in the C++ API; the Fortran module
- * converts them to 1-based inclusive ranges. */
+ * names what was wrong (argument, sizes, file, variable, index, expected value). No function
+ * aborts the caller and no C++ exception crosses this boundary.
+ *
+ * Two parts:
+ *  - grid files: read an ICON grid file and ask for its sizes and zones (0-based, half-open
+ *    [start, end) ranges, as in the C++ API; the Fortran module converts them to 1-based ranges);
+ *  - the diffusion granule on ICON's own arrays, with explicit handles (several granules, e.g. one
+ *    per domain): icondiff_icon_grid_create (ICON4Py's grid_init), icondiff_diffusion_create
+ *    (diffusion_init), icondiff_diffusion_run (diffusion_run). The argument structs hold exactly
+ *    what ICON4Py 0.2.0's bindings take, under the same names and meanings; icon4py_bindings.h
+ *    declares the drop-in functions with ICON4Py's own signatures on top of these.
+ *
+ * Arrays come as icondiff_array: the address of the first element and the Fortran extents
+ * (SIZE(x, 1), SIZE(x, 2), SIZE(x, 3); unused extents 0), column-major, the first index (ICON's
+ * nproma, >= the number of points) fastest. Connectivity tables, start/end index arrays and
+ * global indices are 1-based as ICON holds them. Booleans are unsigned char (any non-zero value is
+ * true: NVHPC writes .TRUE. as -1).
+ *
+ * Memory: icondiff_icon_grid_create and icondiff_diffusion_create copy what they need (the caller
+ * may free or reuse every array afterwards); icondiff_diffusion_run works in place on the
+ * caller's arrays (zero copy) and returns when the results are in them. */
 #ifndef ICONDIFF_C_H
 #define ICONDIFF_C_H
 
@@ -13,7 +32,7 @@ extern "C" {
 
 typedef enum icondiff_status {
   ICONDIFF_OK = 0,
-  ICONDIFF_INVALID_ARGUMENT = 1, /* null pointer, unknown location/zone, bad size */
+  ICONDIFF_INVALID_ARGUMENT = 1, /* null pointer, wrong size, call out of order */
   ICONDIFF_GRID_ERROR = 2,       /* unreadable, truncated or inconsistent grid */
   ICONDIFF_CONFIG_ERROR = 3,     /* configuration out of range or not implemented */
   ICONDIFF_INTERNAL_ERROR = 99   /* anything else (out of memory, ...) */
@@ -32,12 +51,23 @@ enum {
   ICONDIFF_ZONE_END = 14
 };
 
-typedef struct icondiff_grid icondiff_grid; /* opaque */
-
 /* The message of the last failed call on this thread ("" if none). */
 const char* icondiff_last_error(void);
 
 void icondiff_version(int* major, int* minor, int* patch);
+
+/* ---- Kokkos lifetime ------------------------------------------------------------------------
+ * icondiff_initialize starts Kokkos unless it runs already (then it does nothing); any creating
+ * call starts it on its own if needed. icondiff_finalize frees every granule and grid handle still
+ * alive and finalizes Kokkos if icondiff started it; afterwards icondiff_initialize may start it
+ * again. Both are idempotent and independent of MPI (call them before or after MPI_Init /
+ * MPI_Finalize). A program that never calls icondiff_finalize gets it at exit. */
+icondiff_status icondiff_initialize(void);
+icondiff_status icondiff_finalize(void);
+int icondiff_is_initialized(void);
+
+/* ---- Grid files ------------------------------------------------------------------------------ */
+typedef struct icondiff_grid icondiff_grid; /* opaque */
 
 /* Reads an ICON grid netCDF file. On success *grid must be released with icondiff_grid_free. */
 icondiff_status icondiff_grid_read(const char* path, icondiff_grid** grid);
@@ -49,6 +79,129 @@ icondiff_status icondiff_grid_sizes(const icondiff_grid* grid, int* num_cells, i
 /* The [start, end) range of a zone (0-based). */
 icondiff_status icondiff_grid_zone(const icondiff_grid* grid, int location, int zone, int* start,
                                    int* end);
+
+/* ---- The diffusion granule on ICON's arrays ---------------------------------------------------
+ */
+
+/* One array from Fortran: first element and extents. */
+typedef struct icondiff_array {
+  void* data;
+  int size[3];
+} icondiff_array;
+
+/* ICON4Py 0.2.0 grid_init's arguments (icon4py.bindings.grid_wrapper.grid_init), same order. */
+typedef struct icondiff_icon_grid_args {
+  /* ICON's start_index/end_index(min_rl:max_rl) per location: int, 14 / 24 / 13 values. */
+  icondiff_array cell_starts, cell_ends, vertex_starts, vertex_ends, edge_starts, edge_ends;
+  /* Connectivity (nproma, slots), int, 1-based; e2v may be e2c2v (only its first 2 columns are
+   * read). */
+  icondiff_array c2e, e2c, c2e2c, e2c2e, e2v, v2e, v2c, e2c2v, c2v;
+  /* Decomposition: owner masks (unsigned char) and 1-based global indices (int) per point. */
+  icondiff_array c_owner_mask, e_owner_mask, v_owner_mask;
+  icondiff_array c_glb_index, e_glb_index, v_glb_index;
+  /* Geometry (double): edges (nproma) */
+  icondiff_array tangent_orientation, inverse_primal_edge_lengths, inv_dual_edge_length,
+      inv_vert_vert_length, edge_areas, f_e;
+  /* cells (nproma) */
+  icondiff_array cell_center_lat, cell_center_lon, cell_areas;
+  /* edges x diamond vertices (nproma, 4) and edges x cells (nproma, 2) */
+  icondiff_array primal_normal_vert_x, primal_normal_vert_y, dual_normal_vert_x, dual_normal_vert_y;
+  icondiff_array primal_normal_cell_x, primal_normal_cell_y, dual_normal_cell_x, dual_normal_cell_y;
+  /* edges (nproma) */
+  icondiff_array edge_center_lat, edge_center_lon, primal_normal_x, primal_normal_y;
+  /* Vertical grid: vct_a (nlev + 1 half-level heights, model top first) and its parameters. */
+  icondiff_array vct_a;
+  double lowest_layer_thickness, model_top_height, stretch_factor, flat_height,
+      rayleigh_damping_height, mean_cell_area;
+  int comm_id; /* Fortran MPI communicator (MPI_Comm_c2f) */
+  int num_vertices, num_cells, num_edges, vertical_size;
+  unsigned char limited_area;
+  int backend;          /* ICON4Py's backend selector: 0 default, 1 dace, 2 gtfn (all: icondiff) */
+  unsigned char on_gpu; /* the MAYBE_DEVICE arrays are device pointers (OpenACC host_data) */
+} icondiff_icon_grid_args;
+
+/* ICON4Py 0.2.0 diffusion_init's arguments (icon4py.bindings.diffusion_wrapper), same order. */
+typedef struct icondiff_diffusion_args {
+  icondiff_array theta_ref_mc;                           /* (nproma, nlev) */
+  icondiff_array wgtfac_c;                               /* (nproma, nlev + 1): gives nlev */
+  icondiff_array e_bln_c_s, geofac_div;                  /* (nproma, 3) */
+  icondiff_array geofac_grg_x, geofac_grg_y, geofac_n2s; /* (nproma, 4) */
+  icondiff_array nudgecoeff_e;                           /* (nproma) */
+  icondiff_array rbf_vec_coeff_v;                        /* (6, 2, nproma), ICON's shape */
+  /* Truly horizontal temperature diffusion lists as ICON holds them (p_nh_metrics%zd_*), 1-based;
+   * data NULL when zdiffu_t is off or the list is empty on this rank: zd_cellidx (4, n) (row 1:
+   * the cell), zd_vertidx (4, n) (row 1: the cell's level, rows 2-4: its neighbours' levels),
+   * zd_intcoef (3, n), zd_diffcoef (n). */
+  icondiff_array zd_cellidx, zd_vertidx, zd_intcoef, zd_diffcoef;
+  int ndyn_substeps, diffusion_type;
+  unsigned char hdiff_w, hdiff_vn, hdiff_smag_w, zdiffu_t;
+  int type_t_diffu, type_vn_diffu;
+  double hdiff_efdt_ratio, hdiff_w_efdt_ratio;
+  double smagorinski_scaling_factor, smagorinski_scaling_factor2, smagorinski_scaling_factor3,
+      smagorinski_scaling_factor4;
+  double smagorinski_scaling_height, smagorinski_scaling_height2, smagorinski_scaling_height3,
+      smagorinski_scaling_height4;
+  unsigned char hdiff_temp;
+  double denom_diffu_v;
+  double nudge_max_coeff; /* as ICON passes it: the namelist value times 5 */
+  int itype_sher, iforcing;
+  double a_hshr;
+  unsigned char loutshs;
+  int backend;
+  unsigned char on_gpu;
+} icondiff_diffusion_args;
+
+/* ICON4Py 0.2.0 diffusion_run's arguments. Fields (nproma, nlev) or, for w and the diagnostics,
+ * (nproma, nlev + 1); the diagnostics may have data NULL (then icondiff writes them to fields of
+ * its own, as ICON4Py does). rho is checked, not used (the granule does not read it). */
+typedef struct icondiff_run_args {
+  icondiff_array w, vn, exner, theta_v, rho;
+  icondiff_array hdef_ic, div_ic, dwdx, dwdy;
+  double dtime;
+  unsigned char linit;
+  unsigned char on_gpu;
+} icondiff_run_args;
+
+typedef struct icondiff_icon_grid icondiff_icon_grid; /* opaque */
+typedef struct icondiff_diffusion icondiff_diffusion; /* opaque */
+
+/* The grid, geometry and vertical grid of ICON4Py's grid_init. Release with
+ * icondiff_icon_grid_free (granules created on it keep what they need). */
+icondiff_status icondiff_icon_grid_create(const icondiff_icon_grid_args* args,
+                                          icondiff_icon_grid** grid);
+void icondiff_icon_grid_free(icondiff_icon_grid* grid);
+
+/* A diffusion granule on `grid` (ICON4Py's diffusion_init). Release with
+ * icondiff_diffusion_free. */
+icondiff_status icondiff_diffusion_create(const icondiff_icon_grid* grid,
+                                          const icondiff_diffusion_args* args,
+                                          icondiff_diffusion** granule);
+void icondiff_diffusion_free(icondiff_diffusion* granule);
+
+/* One diffusion step in place on the caller's arrays (ICON4Py's diffusion_run). */
+icondiff_status icondiff_diffusion_run(icondiff_diffusion* granule, const icondiff_run_args* args);
+
+/* Savepoints: the init/exit pair of the `call`-th run of this granule (1-based, counted from its
+ * creation: icondiff_diffusion_calls + 1 is the next run) is written to
+ * DIR/diffusion-init.nc and DIR/diffusion-exit.nc (on a decomposed grid
+ * DIR/diffusion-{init,exit}.rank<r>.nc); `grid_source` (may be NULL or "") names the grid file
+ * ICON read, for `icondiff verify`. call = 0 switches capture off. The directory must exist. */
+icondiff_status icondiff_diffusion_capture_savepoints(icondiff_diffusion* granule,
+                                                      const char* directory, int call,
+                                                      const char* grid_source);
+
+/* The granule the ICON4Py drop-in functions (icon4py_bindings.h) created in diffusion_init, NULL
+ * before (e.g. for icondiff_diffusion_capture_savepoints). Defined in libicondiff_icon4py_bindings.
+ * The drop-in also captures savepoints without code changes: ICONDIFF_SAVEPOINT_DIR=DIR and
+ * ICONDIFF_SAVEPOINT_CALL=N (and ICONDIFF_GRID_SOURCE=FILE) in the environment of diffusion_init.
+ */
+icondiff_diffusion* icondiff_icon4py_bindings_granule(void);
+
+/* How many times run has been called on this granule (successful calls). */
+icondiff_status icondiff_diffusion_calls(const icondiff_diffusion* granule, int* calls);
+
+/* sizeof of the argument structs, so a Fortran or other binding can check its mirror of them. */
+void icondiff_args_sizes(int* array, int* grid_args, int* diffusion_args, int* run_args);
 
 #ifdef __cplusplus
 }

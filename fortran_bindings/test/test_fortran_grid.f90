@@ -2,7 +2,7 @@
 !> checks sizes and a zone in ICON's 1-based convention, and checks that errors come back as a
 !> status and a message. Exits 77 (skipped) when the grid file is absent.
 program test_fortran_grid
-  use icondiff_mod
+  use icondiff
   implicit none
   type(icondiff_grid_t) :: grid, bad
   character(len=4096) :: path

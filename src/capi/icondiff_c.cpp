@@ -1,60 +1,27 @@
-// The C API: every entry point catches every exception and turns it into a status code plus a
-// message, so a Fortran host model never sees a C++ exception or an abort.
+// The C API's general part: errors, version, Kokkos lifetime and grid files. The granule on
+// ICON's arrays is in icon_granule.cpp, ICON4Py's drop-in functions in icon4py_bindings.cpp.
+#include "capi_errors.hpp"
+#include "kokkos_lifetime.hpp"
+
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
 #include <icondiff/io/grid_file.hpp>
 
 #include <icondiff_c.h>
 
-#include <exception>
-#include <new>
 #include <string>
 
 struct icondiff_grid {
   icondiff::Grid grid;
 };
 
-namespace {
-
-thread_local std::string last_error;
-
-icondiff_status fail(icondiff_status status, const std::string& message) {
-  last_error = message;
-  return status;
-}
-
-/// Runs `body`, mapping icondiff's exception types to status codes.
-template <class Body>
-icondiff_status guarded(Body&& body) {
-  try {
-    last_error.clear();
-    body();
-    return ICONDIFF_OK;
-  } catch (const icondiff::InvalidArgument& e) {
-    return fail(ICONDIFF_INVALID_ARGUMENT, e.what());
-  } catch (const icondiff::GridError& e) {
-    return fail(ICONDIFF_GRID_ERROR, e.what());
-  } catch (const icondiff::ConfigError& e) {
-    return fail(ICONDIFF_CONFIG_ERROR, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(ICONDIFF_INTERNAL_ERROR, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(ICONDIFF_INTERNAL_ERROR, e.what());
-  } catch (...) {
-    return fail(ICONDIFF_INTERNAL_ERROR, "unknown error");
-  }
-}
-
-void require(const void* pointer, const char* name) {
-  if (pointer == nullptr) throw icondiff::InvalidArgument(std::string(name) + " is a null pointer");
-}
-
-}  // namespace
+using icondiff::capi::guarded;
+using icondiff::capi::require_pointer;
 
 extern "C" {
 
 const char* icondiff_last_error(void) {
-  return last_error.c_str();
+  return icondiff::capi::last_error().c_str();
 }
 
 void icondiff_version(int* major, int* minor, int* patch) {
@@ -63,13 +30,24 @@ void icondiff_version(int* major, int* minor, int* patch) {
   if (patch) *patch = ICONDIFF_VERSION_PATCH;
 }
 
+icondiff_status icondiff_initialize(void) {
+  return guarded([] { icondiff::capi::ensure_kokkos(); });
+}
+
+icondiff_status icondiff_finalize(void) {
+  return guarded([] { icondiff::capi::finalize_kokkos(); });
+}
+
+int icondiff_is_initialized(void) {
+  return icondiff::capi::kokkos_running() ? 1 : 0;
+}
+
 icondiff_status icondiff_grid_read(const char* path, icondiff_grid** grid) {
   return guarded([&] {
-    require(path, "path");
-    require(grid, "grid");
+    require_pointer(path, "path");
+    require_pointer(grid, "grid");
     *grid = nullptr;
-    auto handle = new icondiff_grid{icondiff::read_icon_grid(path)};
-    *grid = handle;
+    *grid = new icondiff_grid{icondiff::read_icon_grid(path)};
   });
 }
 
@@ -80,7 +58,7 @@ void icondiff_grid_free(icondiff_grid* grid) {
 icondiff_status icondiff_grid_sizes(const icondiff_grid* grid, int* num_cells, int* num_edges,
                                     int* num_vertices, int* limited_area) {
   return guarded([&] {
-    require(grid, "grid");
+    require_pointer(grid, "grid");
     if (num_cells) *num_cells = grid->grid.num_cells;
     if (num_edges) *num_edges = grid->grid.num_edges;
     if (num_vertices) *num_vertices = grid->grid.num_vertices;
@@ -91,9 +69,9 @@ icondiff_status icondiff_grid_sizes(const icondiff_grid* grid, int* num_cells, i
 icondiff_status icondiff_grid_zone(const icondiff_grid* grid, int location, int zone, int* start,
                                    int* end) {
   return guarded([&] {
-    require(grid, "grid");
-    require(start, "start");
-    require(end, "end");
+    require_pointer(grid, "grid");
+    require_pointer(start, "start");
+    require_pointer(end, "end");
     if (location < 0 || location > 2)
       throw icondiff::InvalidArgument("location " + std::to_string(location) +
                                       " is not 0 (cell), 1 (edge) or 2 (vertex)");

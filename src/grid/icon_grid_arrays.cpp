@@ -67,9 +67,10 @@ Grid grid_from_icon_arrays(const IconGridArrays& a) {
   for (Location l : all_locations) {
     const int i = static_cast<int>(l);
     const index_t n = g.size(l);
-    if (a.refin_ctrl[i] == nullptr)
-      throw InvalidArgument(
-          fmt::format("ICON grid arrays: refin_ctrl of the {}s is a null pointer", to_string(l)));
+    if (a.refin_ctrl[i] == nullptr && a.zone_bounds[i].starts == nullptr)
+      throw InvalidArgument(fmt::format(
+          "ICON grid arrays: neither refin_ctrl nor start/end index arrays of the {}s given",
+          to_string(l)));
     g.refin_ctrl[i] = copy_ints(a.refin_ctrl[i], n);
     g.halo_level[i] = copy_ints(a.halo_level[i], n);
     for (const int h : g.halo_level[i])
@@ -100,7 +101,25 @@ Grid grid_from_icon_arrays(const IconGridArrays& a) {
   }
   check_connectivity(g);
   build_derived_connectivity(g);
-  compute_grid_zones(g);
+  if (a.e2c2v.data != nullptr) g.e2c2v = convert_table("e2c2v", a.e2c2v, ne, 4, nv);
+  if (a.e2c2e.data != nullptr) {
+    g.e2c2e = convert_table("e2c2e", a.e2c2e, ne, 4, ne);
+    for (index_t e = 0; e < ne; ++e)
+      for (int j = 0; j < 4; ++j) g.e2c2eo(e, j + 1) = g.e2c2e(e, j);
+  }
+  const bool bounds_given = a.zone_bounds[0].starts != nullptr &&
+                            a.zone_bounds[1].starts != nullptr &&
+                            a.zone_bounds[2].starts != nullptr;
+  if (bounds_given) {
+    for (Location l : all_locations) {
+      const auto& b = a.zone_bounds[static_cast<int>(l)];
+      g.zones[static_cast<int>(l)] =
+          zones_from_icon_index_arrays(l, b.starts, b.ends, b.size, g.size(l));
+    }
+    g.limited_area = !g.range(Location::Cell, Zone::LateralBoundary1).empty();
+  } else {
+    compute_grid_zones(g);
+  }
   return g;
 }
 

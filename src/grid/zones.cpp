@@ -199,3 +199,53 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
 }
 
 }  // namespace icondiff
+
+namespace icondiff {
+
+int icon_index_array_size(Location location) {
+  // max_rl - min_rl + 1: cells 5 - (-8), edges 10 - (-13), vertices 5 - (-7).
+  return location == Location::Edge ? 24 : (location == Location::Cell ? 14 : 13);
+}
+
+int icon_index_array_position(Location location, Zone zone) {
+  return icon_refinement_level(location, zone) - icon_refinement_level(location, Zone::End);
+}
+
+Zones zones_from_icon_index_arrays(Location location, const int* starts, const int* ends,
+                                   index_t size, index_t n) {
+  const char* name = location == Location::Cell   ? "cell"
+                     : location == Location::Edge ? "edge"
+                                                  : "vertex";
+  if (starts == nullptr || ends == nullptr)
+    throw InvalidArgument(fmt::format("{}_starts or {}_ends is a null pointer", name, name));
+  if (size < icon_index_array_size(location))
+    throw InvalidArgument(fmt::format(
+        "{0}_starts/{0}_ends have {1} values, expected at least {2} (ICON's start_index({3}:{4}))",
+        name, size, icon_index_array_size(location), icon_refinement_level(location, Zone::End),
+        icon_refinement_level(location, Zone::End) + icon_index_array_size(location) - 1));
+  std::array<IndexRange, num_zones> ranges{};
+  for (int z = 0; z < num_zones; ++z) {
+    const auto zone = static_cast<Zone>(z);
+    if (!zone_exists(location, zone)) continue;
+    const int p = icon_index_array_position(location, zone);
+    const int first = starts[p], last = ends[p];
+    // ICON writes 0 into some entries it never reads (ICON4Py clamps the start the same way).
+    const index_t start = std::max<index_t>(0, static_cast<index_t>(first) - 1);
+    const index_t end = last;
+    const int rl = icon_refinement_level(location, zone);
+    if (start > n || end < 0 || end > n)
+      throw InvalidArgument(fmt::format(
+          "{0}_starts({1}) = {2}, {0}_ends({1}) = {3} (zone {4}, array position {5}): outside the "
+          "{6} {0}s",
+          name, rl, first, last, to_string(zone), p + 1, n));
+    if (start > end)
+      throw InvalidArgument(fmt::format(
+          "{0}_starts({1}) = {2} > {0}_ends({1}) + 1 = {3} (zone {4}, array position {5}): the "
+          "zone ends before it starts",
+          name, rl, first, last + 1, to_string(zone), p + 1));
+    ranges[z] = {start, end};
+  }
+  return Zones(location, ranges);
+}
+
+}  // namespace icondiff

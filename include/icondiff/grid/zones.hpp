@@ -86,6 +86,21 @@ int to_non_nested_refinement(Location location, int refin_ctrl);
 Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
                     const std::vector<int>& halo_level = {});
 
+/// The length of ICON's start_index/end_index arrays of a location (min_rl..max_rl: 14 for
+/// cells, 24 for edges, 13 for vertices) and the array position of a zone in them
+/// (icon_refinement_level - min_rl; ICON4Py's _map_zone_to_icon_array_index).
+int icon_index_array_size(Location location);
+int icon_index_array_position(Location location, Zone zone);
+
+/// The zones of one location from ICON's start_index/end_index arrays as ICON holds them
+/// (p_patch%cells%start_index(min_rlcell:max_rlcell) with one block: 1-based first and last
+/// point of every refinement level; `size` values each, at least icon_index_array_size). Zone
+/// `z` becomes [max(0, starts[p] - 1), ends[p]) with p = icon_index_array_position, as ICON4Py's
+/// grid_init reads them. Throws InvalidArgument naming the array, position and value when a
+/// bound lies outside [0, n] or a zone ends before it starts (start - 1 > end).
+Zones zones_from_icon_index_arrays(Location location, const int* starts, const int* ends,
+                                   index_t size, index_t n);
+
 /// True when any point of `refin_ctrl` (file values) lies in a lateral boundary row, which is how
 /// ICON4Py decides that a grid is limited-area.
 bool has_lateral_boundary(Location location, const std::vector<int>& refin_ctrl);

@@ -1,0 +1,691 @@
+// The diffusion granule on ICON's own arrays, behind handles: ICON4Py 0.2.0's grid_init,
+// diffusion_init and diffusion_run with the same arguments and meanings
+// (icon4py.bindings.grid_wrapper / diffusion_wrapper), on icondiff's granule.
+//
+// Set-up copies (grid tables to the host Grid, geometry, coefficients and metrics to Views the
+// handle owns): ICON often passes temporaries there (array sections of derived types), and the
+// cost is paid once. A run wraps the caller's prognostic and diagnostic arrays as unmanaged
+// Views in place: no allocation, no copy, one fence at the end (the results must be in the
+// caller's arrays when the call returns).
+#include "capi_errors.hpp"
+#include "fortran_arrays.hpp"
+#include "kokkos_lifetime.hpp"
+
+#include <icondiff/config.hpp>
+#include <icondiff/core/state_ops.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/grid/icon_grid_arrays.hpp>
+#include <icondiff/io/diffusion_savepoint.hpp>
+
+#if ICONDIFF_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include <fmt/format.h>
+
+#include <icondiff_c.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace icondiff::capi {
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using M = Space::memory_space;
+constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+
+constexpr const char* grid_init_name = "grid_init";
+constexpr const char* diffusion_init_name = "diffusion_init";
+constexpr const char* diffusion_run_name = "diffusion_run";
+
+/// Refuses pointers the granule's memory space cannot read: device pointers into a host build,
+/// host pointers into a device build (no unified memory is assumed).
+void check_memory(const char* function, bool on_gpu) {
+  if (on_gpu && host_memory)
+    throw InvalidArgument(fmt::format(
+        "{}: on_gpu is set (device pointers from OpenACC host_data) but this icondiff runs on "
+        "the host ({}); build icondiff with a GPU backend",
+        function, Space::name()));
+  if (!on_gpu && !host_memory)
+    throw InvalidArgument(fmt::format(
+        "{}: on_gpu is not set (host arrays) but this icondiff runs on {}: pass device pointers "
+        "(OpenACC host_data use_device) with on_gpu",
+        function, Space::name()));
+}
+
+/// The number of ranks of ICON's communicator (1 without MPI or before MPI_Init).
+int communicator_size([[maybe_unused]] int comm_id, int* rank) {
+  *rank = 0;
+#if ICONDIFF_HAVE_MPI
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return 1;
+  const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(comm_id));
+  int size = 1;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, rank) != MPI_SUCCESS)
+    throw InvalidArgument(
+        fmt::format("grid_init: comm_id {} is not a valid Fortran MPI communicator", comm_id));
+  return size;
+#else
+  return 1;
+#endif
+}
+
+/// A Fortran array as ExternalArray for wrap_external_state (leading dimension = SIZE(x, 1)).
+template <class T>
+ExternalArray external(const icondiff_array& a) {
+  return {a.data, static_cast<std::size_t>(a.size[0]), sizeof(T)};
+}
+
+/// Owned copies in M of the fields of State from the caller's arrays (host or device memory).
+template <template <class> class State>
+State<M> copy_from_caller(const std::map<std::string, ExternalArray>& arrays,
+                          const FieldSizes& sizes, const std::string& what, bool on_gpu,
+                          bool zdiffusion = false) {
+  if (on_gpu)
+    return copy_state<M>(wrap_external_state<State, M>(arrays, sizes, what, zdiffusion),
+                         "icondiff::capi::");
+  return copy_state<M>(
+      wrap_external_state<State, Kokkos::HostSpace>(arrays, sizes, what, zdiffusion),
+      "icondiff::capi::");
+}
+
+/// An owned copy in M of the caller's (points[, slots]) array with leading dimension SIZE(x, 1).
+template <class T, int Rank>
+FieldView<T, Rank, M> copy_field(const icondiff_array& a, const char* name,
+                                 const std::vector<std::size_t>& extents, bool on_gpu) {
+  const std::string label = std::string("icondiff::capi::") + name;
+  const auto ld = static_cast<std::size_t>(a.size[0]);
+  auto* data = static_cast<T*>(a.data);
+  if (on_gpu) return copy_view<M>(label, wrap_external<T, Rank, M>(name, data, extents, ld));
+  return copy_view<M>(label, wrap_external<T, Rank, Kokkos::HostSpace>(name, data, extents, ld));
+}
+
+}  // namespace
+}  // namespace icondiff::capi
+
+// ---- The handles ------------------------------------------------------------------------------
+
+struct icondiff_icon_grid {
+  icondiff::Grid grid;  ///< topology, zones (host)
+  icondiff::DeviceGrid<icondiff::capi::M> device;
+  icondiff::VerticalGrid vertical;
+  icondiff::DiffusionEdgeParams<icondiff::capi::M> edges;
+  icondiff::DiffusionCellParams<icondiff::capi::M> cells;
+  bool on_gpu = false;
+  bool released = false;  ///< icondiff_finalize took its Views
+};
+
+struct icondiff_diffusion {
+  icondiff::DiffusionConfig config;
+  icondiff::DiffusionInputs<icondiff::capi::M> inputs;
+  std::unique_ptr<icondiff::Diffusion<icondiff::capi::Space>> granule;
+  icondiff::SavepointGridReference grid_reference;
+  bool on_gpu = false;
+  int calls = 0;
+  /// Diagnostics icondiff keeps when the caller passes none (ICON4Py's dummy fields), made on
+  /// the first call that needs them.
+  icondiff::DiffusionDiagnosticState<icondiff::capi::M> own_diagnostics;
+  /// Savepoint capture: the call to capture (0: none), where, and the grid's source.
+  int capture_call = 0;
+  std::string capture_directory;
+  std::string grid_source;
+  bool released = false;
+};
+
+namespace icondiff::capi {
+namespace {
+
+void check_alive(const icondiff_icon_grid* grid, const char* function) {
+  if (grid->released)
+    throw InvalidArgument(fmt::format("{}: the grid was released by icondiff_finalize", function));
+}
+void check_alive(const icondiff_diffusion* d, const char* function) {
+  if (d->released)
+    throw InvalidArgument(
+        fmt::format("{}: the granule was released by icondiff_finalize", function));
+}
+
+// ---- grid_init --------------------------------------------------------------------------------
+
+icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
+  const char* f = grid_init_name;
+  check_memory(f, a.on_gpu != 0);
+  if (a.backend < 0 || a.backend > 2)
+    throw InvalidArgument(fmt::format(
+        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
+        a.backend));
+  const long nc = a.num_cells, ne = a.num_edges, nv = a.num_vertices, nlev = a.vertical_size;
+  if (nc <= 0 || ne <= 0 || nv <= 0)
+    throw InvalidArgument(
+        fmt::format("{}: num_cells = {}, num_edges = {}, num_vertices = {}: "
+                    "every size must be positive",
+                    f, nc, ne, nv));
+  if (nlev < 2)
+    throw InvalidArgument(fmt::format("{}: vertical_size = {} (nlev) must be at least 2", f, nlev));
+
+  // Index arrays: start/end arrays, owner masks and global indices are host arrays in ICON4Py
+  // (never behind host_data); tables may be device pointers.
+  const bool dev = a.on_gpu != 0;
+  check_array(a.cell_starts, f, "cell_starts", {at_least(14, "ICON's start_index(-8:5)")});
+  check_array(a.cell_ends, f, "cell_ends", {at_least(14, "ICON's end_index(-8:5)")});
+  check_array(a.edge_starts, f, "edge_starts", {at_least(24, "ICON's start_index(-13:10)")});
+  check_array(a.edge_ends, f, "edge_ends", {at_least(24, "ICON's end_index(-13:10)")});
+  check_array(a.vertex_starts, f, "vertex_starts", {at_least(13, "ICON's start_index(-7:5)")});
+  check_array(a.vertex_ends, f, "vertex_ends", {at_least(13, "ICON's end_index(-7:5)")});
+  struct Table {
+    const icondiff_array& array;
+    const char* name;
+    long rows;
+    const char* rows_meaning;
+    long cols;
+    bool at_least_cols;
+  };
+  const Table tables[] = {
+      {a.c2e, "c2e", nc, "num_cells", 3, false},     {a.e2c, "e2c", ne, "num_edges", 2, false},
+      {a.c2e2c, "c2e2c", nc, "num_cells", 3, false}, {a.e2c2e, "e2c2e", ne, "num_edges", 4, false},
+      {a.e2v, "e2v", ne, "num_edges", 2, true},      {a.v2e, "v2e", nv, "num_vertices", 6, false},
+      {a.v2c, "v2c", nv, "num_vertices", 6, false},  {a.e2c2v, "e2c2v", ne, "num_edges", 4, false},
+      {a.c2v, "c2v", nc, "num_cells", 3, false}};
+  std::map<std::string, std::vector<int>> host_tables;
+  for (const Table& t : tables) {
+    check_array(t.array, f, t.name,
+                {at_least(t.rows, t.rows_meaning),
+                 t.at_least_cols ? at_least(t.cols, "neighbours") : exactly(t.cols, "neighbours")});
+    host_tables[t.name] = host_values<int, M>(t.array, 2, dev);
+  }
+  check_array(a.c_owner_mask, f, "c_owner_mask", {at_least(nc, "num_cells")});
+  check_array(a.e_owner_mask, f, "e_owner_mask", {at_least(ne, "num_edges")});
+  check_array(a.v_owner_mask, f, "v_owner_mask", {at_least(nv, "num_vertices")});
+  check_array(a.c_glb_index, f, "c_glb_index", {at_least(nc, "num_cells")});
+  check_array(a.e_glb_index, f, "e_glb_index", {at_least(ne, "num_edges")});
+  check_array(a.v_glb_index, f, "v_glb_index", {at_least(nv, "num_vertices")});
+
+  int rank = 0;
+  const int ranks = communicator_size(a.comm_id, &rank);
+  if (ranks > 1)
+    throw InvalidArgument(fmt::format(
+        "{}: comm_id names a communicator of {} ranks; icondiff's drop-in bindings run on one "
+        "rank so far (a decomposed grid runs through the C++ API and `mpirun icondiff run`)",
+        f, ranks));
+  const struct {
+    const icondiff_array& mask;
+    const char* name;
+    long n;
+  } masks[] = {{a.c_owner_mask, "c_owner_mask", nc},
+               {a.e_owner_mask, "e_owner_mask", ne},
+               {a.v_owner_mask, "v_owner_mask", nv}};
+  for (const auto& m : masks) {
+    const auto* owned = static_cast<const unsigned char*>(m.mask.data);
+    for (long i = 0; i < m.n; ++i)
+      if (owned[i] == 0)
+        throw InvalidArgument(fmt::format(
+            "{}: {}({}) is false, but on one rank every point is owned", f, m.name, i + 1));
+  }
+
+  auto tab = [&](const char* name, const icondiff_array& array) {
+    return IconIndexTable{host_tables.at(name).data(), static_cast<index_t>(array.size[0])};
+  };
+  IconGridArrays g;
+  g.num_cells = static_cast<index_t>(nc);
+  g.num_edges = static_cast<index_t>(ne);
+  g.num_vertices = static_cast<index_t>(nv);
+  g.c2e = tab("c2e", a.c2e);
+  g.c2v = tab("c2v", a.c2v);
+  g.c2e2c = tab("c2e2c", a.c2e2c);
+  g.e2c = tab("e2c", a.e2c);
+  g.e2v = tab("e2v", a.e2v);
+  g.v2e = tab("v2e", a.v2e);
+  g.v2c = tab("v2c", a.v2c);
+  g.e2c2v = tab("e2c2v", a.e2c2v);
+  g.e2c2e = tab("e2c2e", a.e2c2e);
+  const icondiff_array* starts[3] = {&a.cell_starts, &a.edge_starts, &a.vertex_starts};
+  const icondiff_array* ends[3] = {&a.cell_ends, &a.edge_ends, &a.vertex_ends};
+  for (int l = 0; l < 3; ++l)
+    g.zone_bounds[l] = {static_cast<const int*>(starts[l]->data),
+                        static_cast<const int*>(ends[l]->data),
+                        static_cast<index_t>(std::min(starts[l]->size[0], ends[l]->size[0]))};
+  g.rank = rank;
+  g.num_ranks = ranks;
+
+  auto handle = std::make_unique<icondiff_icon_grid>();
+  handle->on_gpu = dev;
+  try {
+    handle->grid = grid_from_icon_arrays(g);
+  } catch (const Error& e) {
+    throw InvalidArgument(fmt::format("{}: {}", f, e.what()));
+  }
+  handle->grid.source = "ICON arrays (grid_init)";
+  if (handle->grid.limited_area != (a.limited_area != 0))
+    throw InvalidArgument(fmt::format(
+        "{}: limited_area is {} but the cells' first lateral boundary row (cell_starts/"
+        "cell_ends at refinement level 1) is {}",
+        f, a.limited_area ? "true" : "false", handle->grid.limited_area ? "not empty" : "empty"));
+
+  // Vertical grid: vct_a gives nlev + 1 half-level heights; nrd from the damping height.
+  check_array(a.vct_a, f, "vct_a", {exactly(nlev + 1, "vertical_size + 1")});
+  handle->vertical.vct_a = host_values<double, M>(a.vct_a, static_cast<std::size_t>(nlev + 1), dev);
+  handle->vertical.end_index_of_damping_layer =
+      end_index_of_damping_layer(handle->vertical.vct_a, a.rayleigh_damping_height);
+  try {
+    handle->vertical.validate();
+  } catch (const Error& e) {
+    throw ConfigError(fmt::format("{}: vct_a / rayleigh_damping_height: {}", f, e.what()));
+  }
+
+  // Geometry: the edge and cell fields the granule reads are copied; the others ICON4Py takes
+  // (f_e, centres, normals at cells, primal normals) are checked and not needed by diffusion.
+  for (const auto& [array, name] : {std::pair{&a.tangent_orientation, "tangent_orientation"},
+                                    {&a.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"},
+                                    {&a.inv_dual_edge_length, "inv_dual_edge_length"},
+                                    {&a.inv_vert_vert_length, "inv_vert_vert_length"},
+                                    {&a.edge_areas, "edge_areas"},
+                                    {&a.f_e, "f_e"},
+                                    {&a.edge_center_lat, "edge_center_lat"},
+                                    {&a.edge_center_lon, "edge_center_lon"},
+                                    {&a.primal_normal_x, "primal_normal_x"},
+                                    {&a.primal_normal_y, "primal_normal_y"}})
+    check_array(*array, f, name, {at_least(ne, "num_edges")});
+  for (const auto& [array, name] : {std::pair{&a.primal_normal_vert_x, "primal_normal_vert_x"},
+                                    {&a.primal_normal_vert_y, "primal_normal_vert_y"},
+                                    {&a.dual_normal_vert_x, "dual_normal_vert_x"},
+                                    {&a.dual_normal_vert_y, "dual_normal_vert_y"}})
+    check_array(*array, f, name, {at_least(ne, "num_edges"), exactly(4, "E2C2V neighbours")});
+  for (const auto& [array, name] : {std::pair{&a.primal_normal_cell_x, "primal_normal_cell_x"},
+                                    {&a.primal_normal_cell_y, "primal_normal_cell_y"},
+                                    {&a.dual_normal_cell_x, "dual_normal_cell_x"},
+                                    {&a.dual_normal_cell_y, "dual_normal_cell_y"}})
+    check_array(*array, f, name, {at_least(ne, "num_edges"), exactly(2, "E2C neighbours")});
+  for (const auto& [array, name] : {std::pair{&a.cell_center_lat, "cell_center_lat"},
+                                    {&a.cell_center_lon, "cell_center_lon"},
+                                    {&a.cell_areas, "cell_areas"}})
+    check_array(*array, f, name, {at_least(nc, "num_cells")});
+
+  handle->device = DeviceGrid<M>(handle->grid);
+  const FieldSizes sizes = handle->device.sizes();
+  const std::string what = std::string(f) + ":";
+  handle->edges = copy_from_caller<DiffusionEdgeParams>(
+      {{"tangent_orientation", external<wp>(a.tangent_orientation)},
+       {"inverse_primal_edge_lengths", external<wp>(a.inverse_primal_edge_lengths)},
+       {"inverse_vertex_vertex_lengths", external<wp>(a.inv_vert_vert_length)},
+       {"inverse_dual_edge_lengths", external<wp>(a.inv_dual_edge_length)},
+       {"edge_areas", external<wp>(a.edge_areas)},
+       {"primal_normal_vert_x", external<wp>(a.primal_normal_vert_x)},
+       {"primal_normal_vert_y", external<wp>(a.primal_normal_vert_y)},
+       {"dual_normal_vert_x", external<wp>(a.dual_normal_vert_x)},
+       {"dual_normal_vert_y", external<wp>(a.dual_normal_vert_y)}},
+      sizes, what, dev);
+  handle->cells = copy_from_caller<DiffusionCellParams>({{"cell_area", external<wp>(a.cell_areas)}},
+                                                        sizes, what, dev);
+  return handle.release();
+}
+
+// ---- diffusion_init ---------------------------------------------------------------------------
+
+DiffusionConfig config_from(const icondiff_diffusion_args& a) {
+  const char* f = diffusion_init_name;
+  // ICON skips the vn / w diffusion when lhdiff_vn / lhdiff_w are false; ICON4Py stores the
+  // flags and diffuses anyway. icondiff neither ignores them nor guesses: it refuses.
+  if (!a.hdiff_vn)
+    throw ConfigError(fmt::format(
+        "{}: hdiff_vn (diffusion_nml:lhdiff_vn) = false is not supported: the granule always "
+        "diffuses vn (ICON does not call the diffusion at all without lhdiff_vn)",
+        f));
+  if (!a.hdiff_w)
+    throw ConfigError(fmt::format(
+        "{}: hdiff_w (diffusion_nml:lhdiff_w) = false is not supported: the granule always "
+        "diffuses w, as ICON4Py's",
+        f));
+  DiffusionConfig c;
+  c.diffusion_type = static_cast<DiffusionType>(a.diffusion_type);
+  c.apply_to_vertical_wind = true;
+  c.apply_to_horizontal_wind = true;
+  c.apply_smag_diff_to_vertical_wind = a.hdiff_smag_w != 0;
+  c.apply_zdiffusion_t = a.zdiffu_t != 0;
+  c.type_t_diffu = static_cast<TemperatureDiscretizationType>(a.type_t_diffu);
+  c.type_vn_diffu = static_cast<SmagorinskyStencilType>(a.type_vn_diffu);
+  c.hdiff_efdt_ratio = a.hdiff_efdt_ratio;
+  c.hdiff_w_efdt_ratio = a.hdiff_w_efdt_ratio;
+  c.smagorinski_scaling_factor = a.smagorinski_scaling_factor;
+  c.smagorinski_scaling_factor2 = a.smagorinski_scaling_factor2;
+  c.smagorinski_scaling_factor3 = a.smagorinski_scaling_factor3;
+  c.smagorinski_scaling_factor4 = a.smagorinski_scaling_factor4;
+  c.smagorinski_scaling_height = a.smagorinski_scaling_height;
+  c.smagorinski_scaling_height2 = a.smagorinski_scaling_height2;
+  c.smagorinski_scaling_height3 = a.smagorinski_scaling_height3;
+  c.smagorinski_scaling_height4 = a.smagorinski_scaling_height4;
+  c.apply_to_temperature = a.hdiff_temp != 0;
+  c.ndyn_substeps = a.ndyn_substeps;
+  c.velocity_boundary_diffusion_denominator = a.denom_diffu_v;
+  c.max_nudging_coefficient = a.nudge_max_coeff;  // ICON passes it scaled (x5), as ICON4Py takes it
+  c.shear_type = static_cast<TurbulenceShearForcingType>(a.itype_sher);
+  c.iforcing = static_cast<ForcingType>(a.iforcing);
+  c.a_hshr = a.a_hshr;
+  c.loutshs = a.loutshs != 0;
+  try {
+    c.validate();
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("{}: {}", f, e.what()));
+  }
+  return c;
+}
+
+/// rbf_vec_coeff_v (6, 2, nproma) as ICON holds it -> rbf_coeff_1/2 (vertices, 6).
+void convert_rbf(const icondiff_diffusion_args& a, index_t nv, bool dev,
+                 DiffusionInterpolationState<M>& out) {
+  const std::vector<double> rbf = host_values<double, M>(a.rbf_vec_coeff_v, 3, dev);
+  View2D<wp, Kokkos::HostSpace> c1("icondiff::capi::rbf_coeff_1", nv, 6);
+  View2D<wp, Kokkos::HostSpace> c2("icondiff::capi::rbf_coeff_2", nv, 6);
+  for (index_t v = 0; v < nv; ++v)
+    for (int j = 0; j < 6; ++j) {
+      c1(v, j) = rbf[static_cast<std::size_t>(j + 12 * v)];
+      c2(v, j) = rbf[static_cast<std::size_t>(j + 6 + 12 * v)];
+    }
+  out.rbf_coeff_1 = copy_view<M>("icondiff::capi::rbf_coeff_1", c1);
+  out.rbf_coeff_2 = copy_view<M>("icondiff::capi::rbf_coeff_2", c2);
+}
+
+/// ICON's zd_* point lists -> the dense per-(cell, level) fields, as ICON4Py's diffusion_init
+/// converts them: zd_vertoffset = neighbour level - the cell's level, zeros where not listed.
+void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bool dev,
+                      DiffusionMetricState<M>& out) {
+  const char* f = diffusion_init_name;
+  View2D<wp, Kokkos::HostSpace> diffcoef("icondiff::capi::zd_diffcoef", nc, nlev);
+  View3D<wp, Kokkos::HostSpace> intcoef("icondiff::capi::zd_intcoef", nc, 3, nlev);
+  View3D<int, Kokkos::HostSpace> vertoffset("icondiff::capi::zd_vertoffset", nc, 3, nlev);
+  const bool given = a.zd_cellidx.data != nullptr;
+  if (!given && (a.zd_vertidx.data || a.zd_intcoef.data || a.zd_diffcoef.data))
+    throw InvalidArgument(fmt::format(
+        "{}: zd_cellidx is absent but zd_vertidx, zd_intcoef or zd_diffcoef is given (all four "
+        "or none)",
+        f));
+  if (given) {
+    const long n = a.zd_cellidx.size[1];
+    check_array(a.zd_cellidx, f, "zd_cellidx",
+                {exactly(4, "the cell and its 3 neighbours"), at_least(0, "list length")});
+    check_array(
+        a.zd_vertidx, f, "zd_vertidx",
+        {exactly(4, "levels of the cell and its 3 neighbours"), exactly(n, "SIZE(zd_cellidx, 2)")});
+    check_array(a.zd_intcoef, f, "zd_intcoef",
+                {exactly(3, "the 3 neighbours"), exactly(n, "SIZE(zd_cellidx, 2)")});
+    check_array(a.zd_diffcoef, f, "zd_diffcoef", {exactly(n, "SIZE(zd_cellidx, 2)")});
+    const auto cellidx = host_values<int, M>(a.zd_cellidx, 2, dev);
+    const auto vertidx = host_values<int, M>(a.zd_vertidx, 2, dev);
+    const auto icoef = host_values<double, M>(a.zd_intcoef, 2, dev);
+    const auto dcoef = host_values<double, M>(a.zd_diffcoef, 1, dev);
+    for (long i = 0; i < n; ++i) {
+      const long c = cellidx[static_cast<std::size_t>(4 * i)] - 1;
+      const long k = vertidx[static_cast<std::size_t>(4 * i)] - 1;
+      if (c < 0 || c >= nc)
+        throw InvalidArgument(
+            fmt::format("{}: zd_cellidx(1, {}) = {} is not a cell in 1..{}", f, i + 1, c + 1, nc));
+      if (k < 0 || k >= nlev)
+        throw InvalidArgument(fmt::format("{}: zd_vertidx(1, {}) = {} is not a level in 1..{}", f,
+                                          i + 1, k + 1, nlev));
+      diffcoef(c, k) = dcoef[static_cast<std::size_t>(i)];
+      for (int j = 0; j < 3; ++j) {
+        const long kn = vertidx[static_cast<std::size_t>(4 * i + j + 1)] - 1;
+        if (kn < 0 || kn >= nlev)
+          throw InvalidArgument(fmt::format("{}: zd_vertidx({}, {}) = {} is not a level in 1..{}",
+                                            f, j + 2, i + 1, kn + 1, nlev));
+        intcoef(c, j, k) = icoef[static_cast<std::size_t>(3 * i + j)];
+        vertoffset(c, j, k) = static_cast<int>(kn - k);
+      }
+    }
+  }
+  out.zd_diffcoef = copy_view<M>("icondiff::capi::zd_diffcoef", diffcoef);
+  out.zd_intcoef = copy_view<M>("icondiff::capi::zd_intcoef", intcoef);
+  out.zd_vertoffset = copy_view<M>("icondiff::capi::zd_vertoffset", vertoffset);
+}
+
+icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
+                                     const icondiff_diffusion_args& a) {
+  const char* f = diffusion_init_name;
+  check_alive(&grid, f);
+  const bool dev = a.on_gpu != 0;
+  check_memory(f, dev);
+  if (!std::is_same_v<vp, double>)
+    throw ConfigError(fmt::format(
+        "{}: this icondiff is built with ICONDIFF_MIXED_PRECISION (vp = float), but ICON4Py's "
+        "bindings pass every field as double; use a double-precision build",
+        f));
+  if (a.backend < 0 || a.backend > 2)
+    throw InvalidArgument(fmt::format(
+        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
+        a.backend));
+  const DiffusionConfig config = config_from(a);
+  const index_t nc = grid.grid.num_cells, ne = grid.grid.num_edges, nv = grid.grid.num_vertices;
+  const int nlev = grid.vertical.num_levels();
+
+  check_array(a.wgtfac_c, f, "wgtfac_c",
+              {at_least(nc, "num_cells"), exactly(nlev + 1, "vertical_size + 1 of grid_init")});
+  check_array(a.theta_ref_mc, f, "theta_ref_mc",
+              {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.e_bln_c_s, f, "e_bln_c_s", {at_least(nc, "num_cells"), exactly(3, "C2E")});
+  check_array(a.geofac_div, f, "geofac_div", {at_least(nc, "num_cells"), exactly(3, "C2E")});
+  check_array(a.geofac_grg_x, f, "geofac_grg_x", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.geofac_grg_y, f, "geofac_grg_y", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.geofac_n2s, f, "geofac_n2s", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.nudgecoeff_e, f, "nudgecoeff_e", {at_least(ne, "num_edges")});
+  check_array(
+      a.rbf_vec_coeff_v, f, "rbf_vec_coeff_v",
+      {exactly(6, "rbf_vec_dim_v"), exactly(2, "vector components"), at_least(nv, "num_vertices")});
+
+  auto handle = std::make_unique<icondiff_diffusion>();
+  handle->on_gpu = dev;
+  handle->config = config;
+  DiffusionInputs<M>& in = handle->inputs;
+  in.grid = grid.device;
+  in.vertical = grid.vertical;
+  in.edges = grid.edges;
+  in.cells = grid.cells;
+  const FieldSizes sizes = in.sizes();
+  const std::string what = std::string(f) + ":";
+  in.metric = copy_from_caller<DiffusionMetricState>(
+      {{"theta_ref_mc", external<vp>(a.theta_ref_mc)}, {"wgtfac_c", external<vp>(a.wgtfac_c)}},
+      sizes, what, dev);
+  const std::size_t cells = sizes.cells;
+  in.interpolation.e_bln_c_s = copy_field<wp, 2>(a.e_bln_c_s, "e_bln_c_s", {cells, 3}, dev);
+  in.interpolation.geofac_div = copy_field<wp, 2>(a.geofac_div, "geofac_div", {cells, 3}, dev);
+  in.interpolation.geofac_n2s = copy_field<wp, 2>(a.geofac_n2s, "geofac_n2s", {cells, 4}, dev);
+  in.interpolation.geofac_grg_x =
+      copy_field<wp, 2>(a.geofac_grg_x, "geofac_grg_x", {cells, 4}, dev);
+  in.interpolation.geofac_grg_y =
+      copy_field<wp, 2>(a.geofac_grg_y, "geofac_grg_y", {cells, 4}, dev);
+  in.interpolation.nudgecoeff_e =
+      copy_field<wp, 1>(a.nudgecoeff_e, "nudgecoeff_e", {sizes.edges}, dev);
+  convert_rbf(a, nv, dev, in.interpolation);
+  if (config.apply_zdiffusion_t) convert_zd_lists(a, nc, nlev, dev, in.metric);
+
+  handle->grid_reference = make_grid_reference(grid.grid);
+  handle->granule = std::make_unique<Diffusion<Space>>(config, in);
+  return handle.release();
+}
+
+// ---- diffusion_run ----------------------------------------------------------------------------
+
+DiffusionDiagnosticState<M>& own_diagnostics(icondiff_diffusion& d) {
+  if (!d.own_diagnostics.hdef_ic.data())
+    d.own_diagnostics =
+        allocate_state<DiffusionDiagnosticState, M>(d.inputs.sizes(), "icondiff::capi::own_");
+  return d.own_diagnostics;
+}
+
+void capture(const icondiff_diffusion& d, SavepointKind kind, const DiffusionSavepoint* init,
+             const DiffusionDiagnosticState<M>& diagnostic,
+             const DiffusionPrognosticState<M>& prognostic, double dtime, bool linit,
+             DiffusionSavepoint* out) {
+  if (kind == SavepointKind::Init) {
+    SavepointGridReference reference = d.grid_reference;
+    reference.source = d.grid_source;
+    *out = capture_diffusion_init(
+        d.config, reference, d.inputs, diagnostic, prognostic, dtime, linit,
+        {{"captured_by", "icondiff C API (diffusion_run)"}, {"call", std::to_string(d.calls + 1)}});
+  } else {
+    *out = capture_diffusion_exit(*init, diagnostic, prognostic);
+  }
+  write_diffusion_savepoint(
+      d.capture_directory +
+          (kind == SavepointKind::Init ? "/diffusion-init.nc" : "/diffusion-exit.nc"),
+      *out);
+}
+
+void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+  const char* f = diffusion_run_name;
+  check_alive(&d, f);
+  if ((a.on_gpu != 0) != d.on_gpu) check_memory(f, a.on_gpu != 0);
+  const auto nc = static_cast<long>(d.inputs.grid.num_cells);
+  const auto ne = static_cast<long>(d.inputs.grid.num_edges);
+  const long nlev = d.inputs.num_levels();
+  check_array(a.w, f, "w", {at_least(nc, "num_cells"), exactly(nlev + 1, "nlev + 1")});
+  check_array(a.vn, f, "vn", {at_least(ne, "num_edges"), exactly(nlev, "nlev")});
+  check_array(a.exner, f, "exner", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.theta_v, f, "theta_v", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.rho, f, "rho", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  const Extent half[] = {at_least(nc, "num_cells"), exactly(nlev + 1, "nlev + 1")};
+  const bool hdef = check_optional_array(a.hdef_ic, f, "hdef_ic", half);
+  const bool div = check_optional_array(a.div_ic, f, "div_ic", half);
+  const bool dwdx = check_optional_array(a.dwdx, f, "dwdx", half);
+  const bool dwdy = check_optional_array(a.dwdy, f, "dwdy", half);
+  if (!(a.dtime > 0.0))
+    throw InvalidArgument(fmt::format("{}: dtime = {} must be positive", f, a.dtime));
+
+  const auto cells = static_cast<std::size_t>(nc), edges = static_cast<std::size_t>(ne);
+  const auto full = static_cast<std::size_t>(nlev), halfl = full + 1;
+  DiffusionPrognosticState<M> prognostic;
+  prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, full);
+  prognostic.w = wrap_in_place<wp, M>(a.w, cells, halfl);
+  prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, full);
+  prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, full);
+  DiffusionDiagnosticState<M> diagnostic;
+  if (!(hdef && div && dwdx && dwdy)) diagnostic = own_diagnostics(d);
+  if (hdef) diagnostic.hdef_ic = wrap_in_place<vp, M>(a.hdef_ic, cells, halfl);
+  if (div) diagnostic.div_ic = wrap_in_place<vp, M>(a.div_ic, cells, halfl);
+  if (dwdx) diagnostic.dwdx = wrap_in_place<vp, M>(a.dwdx, cells, halfl);
+  if (dwdy) diagnostic.dwdy = wrap_in_place<vp, M>(a.dwdy, cells, halfl);
+
+  const bool capturing = d.capture_call == d.calls + 1;
+  DiffusionSavepoint init;
+  if (capturing)
+    capture(d, SavepointKind::Init, nullptr, diagnostic, prognostic, a.dtime, a.linit != 0, &init);
+  const Space space;
+  d.granule->run(space, diagnostic, prognostic, a.dtime, a.linit != 0);
+  compat::fence(space, "icondiff::capi::diffusion_run");
+  ++d.calls;
+  if (capturing) {
+    DiffusionSavepoint exit;
+    capture(d, SavepointKind::Exit, &init, diagnostic, prognostic, a.dtime, a.linit != 0, &exit);
+  }
+}
+
+}  // namespace
+}  // namespace icondiff::capi
+
+// ---- The C functions --------------------------------------------------------------------------
+
+using icondiff::capi::guarded;
+using icondiff::capi::require_pointer;
+
+extern "C" {
+
+icondiff_status icondiff_icon_grid_create(const icondiff_icon_grid_args* args,
+                                          icondiff_icon_grid** grid) {
+  return guarded([&] {
+    require_pointer(args, "grid_init: args");
+    require_pointer(grid, "grid_init: grid");
+    *grid = nullptr;
+    icondiff::capi::ensure_kokkos();
+    icondiff_icon_grid* handle = icondiff::capi::create_grid(*args);
+    icondiff::capi::register_handle(handle, [handle] {
+      handle->device = {};
+      handle->edges = {};
+      handle->cells = {};
+      handle->released = true;
+    });
+    *grid = handle;
+  });
+}
+
+void icondiff_icon_grid_free(icondiff_icon_grid* grid) {
+  if (grid == nullptr) return;
+  icondiff::capi::unregister_handle(grid);
+  delete grid;
+}
+
+icondiff_status icondiff_diffusion_create(const icondiff_icon_grid* grid,
+                                          const icondiff_diffusion_args* args,
+                                          icondiff_diffusion** granule) {
+  return guarded([&] {
+    require_pointer(grid, "diffusion_init: grid (call grid_init first)");
+    require_pointer(args, "diffusion_init: args");
+    require_pointer(granule, "diffusion_init: granule");
+    *granule = nullptr;
+    icondiff::capi::ensure_kokkos();
+    icondiff_diffusion* handle = icondiff::capi::create_diffusion(*grid, *args);
+    icondiff::capi::register_handle(handle, [handle] {
+      handle->granule.reset();
+      handle->inputs = {};
+      handle->own_diagnostics = {};
+      handle->released = true;
+    });
+    *granule = handle;
+  });
+}
+
+void icondiff_diffusion_free(icondiff_diffusion* granule) {
+  if (granule == nullptr) return;
+  icondiff::capi::unregister_handle(granule);
+  delete granule;
+}
+
+icondiff_status icondiff_diffusion_run(icondiff_diffusion* granule, const icondiff_run_args* args) {
+  return guarded([&] {
+    require_pointer(granule, "diffusion_run: granule (call diffusion_init first)");
+    require_pointer(args, "diffusion_run: args");
+    icondiff::capi::run(*granule, *args);
+  });
+}
+
+icondiff_status icondiff_diffusion_capture_savepoints(icondiff_diffusion* granule,
+                                                      const char* directory, int call,
+                                                      const char* grid_source) {
+  return guarded([&] {
+    require_pointer(granule, "capture_savepoints: granule");
+    if (call < 0)
+      throw icondiff::InvalidArgument(fmt::format(
+          "capture_savepoints: call = {} must be 0 (off) or a run's 1-based index", call));
+    if (call > 0) {
+      require_pointer(directory, "capture_savepoints: directory");
+      if (call <= granule->calls)
+        throw icondiff::InvalidArgument(fmt::format(
+            "capture_savepoints: call {} has run already ({} calls so far)", call, granule->calls));
+    }
+    granule->capture_call = call;
+    granule->capture_directory = directory ? directory : "";
+    granule->grid_source = grid_source ? grid_source : "";
+  });
+}
+
+icondiff_status icondiff_diffusion_calls(const icondiff_diffusion* granule, int* calls) {
+  return guarded([&] {
+    require_pointer(granule, "diffusion_calls: granule");
+    require_pointer(calls, "diffusion_calls: calls");
+    *calls = granule->calls;
+  });
+}
+
+void icondiff_args_sizes(int* array, int* grid_args, int* diffusion_args, int* run_args) {
+  if (array) *array = static_cast<int>(sizeof(icondiff_array));
+  if (grid_args) *grid_args = static_cast<int>(sizeof(icondiff_icon_grid_args));
+  if (diffusion_args) *diffusion_args = static_cast<int>(sizeof(icondiff_diffusion_args));
+  if (run_args) *run_args = static_cast<int>(sizeof(icondiff_run_args));
+}
+
+}  // extern "C"

@@ -1,0 +1,70 @@
+#include "kokkos_lifetime.hpp"
+
+#include <icondiff/kokkos_compat.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+namespace icondiff::capi {
+namespace {
+
+std::mutex mutex;
+bool started_by_us = false;
+bool exit_hook_installed = false;
+
+std::map<const void*, ReleaseViews>& handles() {
+  static auto* registry = new std::map<const void*, ReleaseViews>();  // never destroyed: used
+  return *registry;                                                   // by the exit hook
+}
+
+void release_all_locked() {
+  for (auto& [handle, release] : handles()) release();
+  handles().clear();
+}
+
+void finalize_at_exit() {
+  finalize_kokkos();
+}
+
+}  // namespace
+
+bool kokkos_running() {
+  return compat::is_initialized();
+}
+
+void ensure_kokkos() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (compat::is_initialized()) return;
+  // Unset OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from
+  // printing a warning into the host model's output. A value the caller set is kept.
+  setenv("OMP_PROC_BIND", "false", 0);
+  int argc = 1;
+  char name[] = "icondiff";
+  char* argv[] = {name, nullptr};
+  compat::initialize(argc, argv);
+  started_by_us = true;
+  if (!exit_hook_installed) {
+    std::atexit(finalize_at_exit);
+    exit_hook_installed = true;
+  }
+}
+
+void register_handle(const void* handle, ReleaseViews release) {
+  std::lock_guard<std::mutex> lock(mutex);
+  handles()[handle] = std::move(release);
+}
+
+void unregister_handle(const void* handle) {
+  std::lock_guard<std::mutex> lock(mutex);
+  handles().erase(handle);
+}
+
+void finalize_kokkos() {
+  std::lock_guard<std::mutex> lock(mutex);
+  release_all_locked();
+  if (started_by_us && compat::is_initialized()) Kokkos::finalize();
+  started_by_us = false;
+}
+
+}  // namespace icondiff::capi

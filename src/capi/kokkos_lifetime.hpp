@@ -1,0 +1,26 @@
+// Kokkos for callers that are not C++ programs: started on the first call that needs it (or by
+// icondiff_initialize), finalized by icondiff_finalize or at exit, and only if icondiff started
+// it. Handles register themselves so that finalizing first releases every View they hold: no
+// View may outlive Kokkos.
+#pragma once
+
+#include <functional>
+
+namespace icondiff::capi {
+
+/// Starts Kokkos unless it runs already. Throws if it cannot start.
+void ensure_kokkos();
+
+/// Whether Kokkos runs.
+bool kokkos_running();
+
+/// Releases everything a handle holds in Kokkos memory; registered while the handle lives.
+using ReleaseViews = std::function<void()>;
+void register_handle(const void* handle, ReleaseViews release);
+void unregister_handle(const void* handle);
+
+/// Releases every registered handle's Views (the handles stay valid and report that they were
+/// released), then finalizes Kokkos if icondiff started it.
+void finalize_kokkos();
+
+}  // namespace icondiff::capi

@@ -1,0 +1,48 @@
+// A granule call as ICON would set it up, for the tests and benchmarks of the C/Fortran API: the
+// inputs of a grid (file or generated) from icondiff's factories and a Jablonowski-Williamson
+// state, handed out in ICON's shapes (1-based tables with nproma rows, start/end index arrays,
+// the zd_* point lists, rbf_vec_coeff_v (6, 2, nproma)) into arrays the caller allocates, and the
+// same calls run through the C++ API (the reference every other path must equal bit for bit).
+// Padding rows (nproma > points) are filled with a sentinel that must survive every call.
+//
+// C functions, so that a Fortran driver can use them through bind(c). One case at a time.
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Builds the case: grid_source is a grid file or "generate:RnBk"; MCH R04B09 configuration and
+ * vertical grid with nlev levels, JW state with noise. 0 on success (else the message is on
+ * stderr). Starts Kokkos (icondiff_initialize) if needed; call icon_case_free before
+ * icondiff_finalize. */
+int icon_case_create(const char* grid_source, int nlev);
+void icon_case_free(void);
+void icon_case_sizes(int* num_cells, int* num_edges, int* num_vertices, int* nlev, int* zd_entries);
+
+/* Fill caller arrays in ICON's shapes (Fortran order, first extent `ld`): rows beyond the points
+ * get the sentinel. Names are ICON4Py's argument names (grid_init, diffusion_init,
+ * diffusion_run). For zd_* the first extent is the list's row count (4, 4, 3) and cols the
+ * number of entries; for rbf_vec_coeff_v ld is nproma (shape (6, 2, ld)). 0 on success. */
+int icon_case_fill_int(const char* name, int* data, int ld, int cols);
+int icon_case_fill_double(const char* name, double* data, int ld, int cols);
+int icon_case_fill_bool(const char* name, unsigned char* data, int ld);
+
+/* Scalars of grid_init / diffusion_init by ICON4Py's argument name (flags as 0/1). */
+double icon_case_real(const char* name);
+int icon_case_int(const char* name);
+
+/* Runs `steps` calls through the C++ API (the first with initial_run) on the case's own state. */
+int icon_case_run_reference(int steps, double dtime);
+
+/* Number of values of field `name` (vn, w, theta_v, exner, hdef_ic, div_ic, dwdx, dwdy) in the
+ * caller's (ld, cols) array that differ bitwise from the reference, padding rows included (they
+ * must still hold the sentinel); prints the first difference. */
+int icon_case_compare(const char* name, const double* data, int ld, int cols);
+
+/* The padding sentinel. */
+double icon_case_sentinel(void);
+
+#ifdef __cplusplus
+}
+#endif
