@@ -187,6 +187,7 @@ module icondiff
   public :: icondiff_icon_grid_create, icondiff_icon_grid_free
   public :: icondiff_diffusion_create, icondiff_diffusion_free, icondiff_diffusion_run
   public :: icondiff_diffusion_capture_savepoints, icondiff_diffusion_calls
+  public :: icondiff_diffusion_exchange_halos
   public :: icondiff_check_argument_types
 
   interface
@@ -277,6 +278,14 @@ module icondiff
       type(icondiff_run_args_t), intent(in) :: args
       integer(c_int) :: status
     end function c_diffusion_run
+
+    function c_exchange_halos(granule, args) bind(c, name="icondiff_diffusion_exchange_halos") &
+        result(status)
+      import :: c_ptr, c_int, icondiff_run_args_t
+      type(c_ptr), value :: granule
+      type(icondiff_run_args_t), intent(in) :: args
+      integer(c_int) :: status
+    end function c_exchange_halos
 
     function c_capture(granule, directory, call, grid_source) &
         bind(c, name="icondiff_diffusion_capture_savepoints") result(status)
@@ -437,6 +446,14 @@ contains
     type(icondiff_run_args_t), intent(in) :: args
     status = int(c_diffusion_run(granule%handle, args))
   end function icondiff_diffusion_run
+
+  !> The halo exchange of theta_v, exner and w in the arrays of `args` that ICON's dycore does
+  !> between diffusion calls (for a driver that stands in for it on a decomposed grid).
+  integer function icondiff_diffusion_exchange_halos(granule, args) result(status)
+    type(icondiff_diffusion_t), intent(in) :: granule
+    type(icondiff_run_args_t), intent(in) :: args
+    status = int(c_exchange_halos(granule%handle, args))
+  end function icondiff_diffusion_exchange_halos
 
   !> Writes the init/exit savepoint pair of run number `call` (1-based, counted from the
   !> granule's creation) to directory/diffusion-{init,exit}.nc; call = 0: off. `grid_source`

@@ -181,6 +181,13 @@ void icondiff_diffusion_free(icondiff_diffusion* granule);
 /* One diffusion step in place on the caller's arrays (ICON4Py's diffusion_run). */
 icondiff_status icondiff_diffusion_run(icondiff_diffusion* granule, const icondiff_run_args* args);
 
+/* The halo exchange of theta_v, exner and w in the arrays of `args` (the other members are not
+ * read), which ICON's dycore does between diffusion calls; for a driver that stands in for the
+ * rest of the model on a decomposed grid (the granule itself leaves it out after a regular call
+ * with NWP or AES physics, as ICON). Collective over the grid's ranks; nothing on one rank. */
+icondiff_status icondiff_diffusion_exchange_halos(icondiff_diffusion* granule,
+                                                  const icondiff_run_args* args);
+
 /* Savepoints: the init/exit pair of the `call`-th run of this granule (1-based, counted from its
  * creation: icondiff_diffusion_calls + 1 is the next run) is written to
  * DIR/diffusion-init.nc and DIR/diffusion-exit.nc (on a decomposed grid

@@ -66,6 +66,7 @@ inline void fence([[maybe_unused]] const std::string& label) {
 #if KOKKOS_VERSION >= 30500
   Kokkos::fence(label);
 #else
+  if (!Kokkos::Tools::profileLibraryLoaded()) return Kokkos::fence();  // no label copy, no tool
   std::uint64_t handle = 0;
   Kokkos::Tools::beginFence(
       label, Kokkos::Profiling::Experimental::device_id(Kokkos::DefaultExecutionSpace()), &handle);
@@ -79,6 +80,7 @@ void fence(const ExecSpace& space, [[maybe_unused]] const std::string& label) {
 #if KOKKOS_VERSION >= 30500
   space.fence(label);
 #else
+  if (!Kokkos::Tools::profileLibraryLoaded()) return space.fence();  // no label copy, no tool
   std::uint64_t handle = 0;
   Kokkos::Tools::beginFence(label, Kokkos::Profiling::Experimental::device_id(space), &handle);
   space.fence();
@@ -108,6 +110,13 @@ inline void set_begin_parallel_for_callback(BeginKernelCallback callback) {
 }
 inline void set_begin_parallel_reduce_callback(BeginKernelCallback callback) {
   Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(callback);
+}
+using EndKernelCallback = void (*)(std::uint64_t kernel_id);
+inline void set_end_parallel_for_callback(EndKernelCallback callback) {
+  Kokkos::Tools::Experimental::set_end_parallel_for_callback(callback);
+}
+inline void set_end_parallel_reduce_callback(EndKernelCallback callback) {
+  Kokkos::Tools::Experimental::set_end_parallel_reduce_callback(callback);
 }
 inline void set_push_region_callback(PushRegionCallback callback) {
   Kokkos::Tools::Experimental::set_push_region_callback(callback);

@@ -11,6 +11,7 @@
 #include "fortran_arrays.hpp"
 #include "kokkos_lifetime.hpp"
 
+#include <icondiff/comm/local_fields.hpp>
 #include <icondiff/config.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
@@ -19,6 +20,10 @@
 #include <icondiff/io/diffusion_savepoint.hpp>
 
 #if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_collectives.hpp>
+#include <icondiff/comm/mpi_halo_exchange.hpp>
+#include <icondiff/comm/mpi_owner_directory.hpp>
+
 #include <mpi.h>
 #endif
 
@@ -26,6 +31,8 @@
 
 #include <icondiff_c.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -121,6 +128,11 @@ struct icondiff_icon_grid {
   icondiff::DiffusionCellParams<icondiff::capi::M> cells;
   bool on_gpu = false;
   bool released = false;  ///< icondiff_finalize took its Views
+  /// The whole grid's sizes (= the local ones on one rank), for savepoints of a rank's part.
+  icondiff::FieldSizes whole_sizes;
+#if ICONDIFF_HAVE_MPI
+  MPI_Comm comm = MPI_COMM_NULL;  ///< ICON's communicator when decomposed (more than one rank)
+#endif
 };
 
 struct icondiff_diffusion {
@@ -138,6 +150,12 @@ struct icondiff_diffusion {
   std::string capture_directory;
   std::string grid_source;
   bool released = false;
+  icondiff::Grid local_grid;  ///< for savepoints of a rank's part (decomposed grids only)
+  icondiff::FieldSizes whole_sizes;
+#if ICONDIFF_HAVE_MPI
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::shared_ptr<icondiff::MpiHaloExchange<icondiff::capi::Space>> exchange;
+#endif
 };
 
 namespace icondiff::capi {
@@ -155,7 +173,13 @@ void check_alive(const icondiff_diffusion* d, const char* function) {
 
 // ---- grid_init --------------------------------------------------------------------------------
 
-icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
+/// The owner rank of every point per location on a decomposed grid (empty vectors on one rank).
+using Owners = std::array<std::vector<int>, 3>;
+
+/// grid_init on this rank: `owners` empty on one rank, else every point's owner (from the
+/// directory of owners_from_masks).
+icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int ranks,
+                                const Owners& owners) {
   const char* f = grid_init_name;
   check_memory(f, a.on_gpu != 0);
   if (a.backend < 0 || a.backend > 2)
@@ -208,13 +232,6 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
   check_array(a.e_glb_index, f, "e_glb_index", {at_least(ne, "num_edges")});
   check_array(a.v_glb_index, f, "v_glb_index", {at_least(nv, "num_vertices")});
 
-  int rank = 0;
-  const int ranks = communicator_size(a.comm_id, &rank);
-  if (ranks > 1)
-    throw InvalidArgument(fmt::format(
-        "{}: comm_id names a communicator of {} ranks; icondiff's drop-in bindings run on one "
-        "rank so far (a decomposed grid runs through the C++ API and `mpirun icondiff run`)",
-        f, ranks));
   const struct {
     const icondiff_array& mask;
     const char* name;
@@ -224,7 +241,7 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
                {a.v_owner_mask, "v_owner_mask", nv}};
   for (const auto& m : masks) {
     const auto* owned = static_cast<const unsigned char*>(m.mask.data);
-    for (long i = 0; i < m.n; ++i)
+    for (long i = 0; i < m.n && ranks == 1; ++i)
       if (owned[i] == 0)
         throw InvalidArgument(fmt::format(
             "{}: {}({}) is false, but on one rank every point is owned", f, m.name, i + 1));
@@ -254,6 +271,13 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
                         static_cast<index_t>(std::min(starts[l]->size[0], ends[l]->size[0]))};
   g.rank = rank;
   g.num_ranks = ranks;
+  if (ranks > 1) {
+    const icondiff_array* glb[3] = {&a.c_glb_index, &a.e_glb_index, &a.v_glb_index};
+    for (int l = 0; l < 3; ++l) {
+      g.global_index[l] = static_cast<const int*>(glb[l]->data);
+      g.owner_rank[l] = owners[l].data();
+    }
+  }
 
   auto handle = std::make_unique<icondiff_icon_grid>();
   handle->on_gpu = dev;
@@ -324,7 +348,71 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a) {
       sizes, what, dev);
   handle->cells = copy_from_caller<DiffusionCellParams>({{"cell_area", external<wp>(a.cell_areas)}},
                                                         sizes, what, dev);
+  handle->whole_sizes = handle->device.sizes();
   return handle.release();
+}
+
+/// grid_init on one rank, or collectively on every rank of ICON's communicator: the owners of
+/// the halo points come from a directory (every rank knows only its owner masks); every error
+/// that one rank meets is agreed on, so all ranks return it and none waits in a collective.
+icondiff_icon_grid* create_grid_on_ranks(const icondiff_icon_grid_args& a) {
+  int rank = 0;
+  const int ranks = communicator_size(a.comm_id, &rank);
+  if (ranks == 1) return create_grid(a, rank, ranks, {});
+#if ICONDIFF_HAVE_MPI
+  const char* f = grid_init_name;
+  const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(a.comm_id));
+  const long sizes[3] = {a.num_cells, a.num_edges, a.num_vertices};
+  const icondiff_array* masks[3] = {&a.c_owner_mask, &a.e_owner_mask, &a.v_owner_mask};
+  const icondiff_array* glb[3] = {&a.c_glb_index, &a.e_glb_index, &a.v_glb_index};
+  const char* names[3] = {"cells", "edges", "vertices"};
+  std::array<std::vector<index_t>, 3> global_index;
+  std::array<std::vector<unsigned char>, 3> owned;
+  collectively(comm, [&] {
+    for (int l = 0; l < 3; ++l) {
+      if (sizes[l] <= 0)
+        throw InvalidArgument(
+            fmt::format("{}: num_{} = {} must be positive", f, names[l], sizes[l]));
+      check_array(*masks[l], f,
+                  l == 0   ? "c_owner_mask"
+                  : l == 1 ? "e_owner_mask"
+                           : "v_owner_mask",
+                  {at_least(sizes[l], names[l])});
+      check_array(*glb[l], f,
+                  l == 0   ? "c_glb_index"
+                  : l == 1 ? "e_glb_index"
+                           : "v_glb_index",
+                  {at_least(sizes[l], names[l])});
+      const auto* m = static_cast<const unsigned char*>(masks[l]->data);
+      const auto* g = static_cast<const int*>(glb[l]->data);
+      owned[l].assign(m, m + sizes[l]);
+      global_index[l].resize(static_cast<std::size_t>(sizes[l]));
+      for (long i = 0; i < sizes[l]; ++i) global_index[l][i] = g[i] - 1;
+    }
+  });
+  Owners owners;
+  for (int l = 0; l < 3; ++l)
+    owners[l] =
+        owners_from_masks(comm, global_index[l], owned[l], std::string(f) + ": " + names[l]);
+  std::unique_ptr<icondiff_icon_grid> handle;
+  collectively(comm, [&] { handle.reset(create_grid(a, rank, ranks, owners)); });
+  handle->comm = comm;
+  // The whole grid's sizes: the largest global index + 1 of every location, over all ranks.
+  long whole[3] = {0, 0, 0};
+  for (int l = 0; l < 3; ++l)
+    for (const index_t gi : global_index[l])
+      whole[l] = std::max(whole[l], static_cast<long>(gi) + 1);
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, whole, 3, MPI_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  handle->whole_sizes =
+      FieldSizes{static_cast<std::size_t>(whole[0]), static_cast<std::size_t>(whole[1]),
+                 static_cast<std::size_t>(whole[2]), 0};
+  return handle.release();
+#else
+  throw InvalidArgument(fmt::format(
+      "grid_init: comm_id names a communicator of {} ranks, but this icondiff is built without "
+      "MPI (ICONDIFF_ENABLE_MPI=OFF)",
+      ranks));
+#endif
 }
 
 // ---- diffusion_init ---------------------------------------------------------------------------
@@ -445,8 +533,11 @@ void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bo
   out.zd_vertoffset = copy_view<M>("icondiff::capi::zd_vertoffset", vertoffset);
 }
 
+/// diffusion_init on this rank; `exchange` is the halo exchange of a decomposed grid (nullptr on
+/// one rank).
 icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
-                                     const icondiff_diffusion_args& a) {
+                                     const icondiff_diffusion_args& a,
+                                     std::shared_ptr<HaloExchange<Space>> exchange) {
   const char* f = diffusion_init_name;
   check_alive(&grid, f);
   const bool dev = a.on_gpu != 0;
@@ -505,8 +596,29 @@ icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
   if (config.apply_zdiffusion_t) convert_zd_lists(a, nc, nlev, dev, in.metric);
 
   handle->grid_reference = make_grid_reference(grid.grid);
-  handle->granule = std::make_unique<Diffusion<Space>>(config, in);
+  handle->whole_sizes = grid.whole_sizes;
+  DiffusionOptions<Space> options;
+  options.exchange = std::move(exchange);
+  handle->granule = std::make_unique<Diffusion<Space>>(config, in, options);
   return handle.release();
+}
+
+/// diffusion_init on one rank, or collectively with the MPI halo exchange of the grid's ranks.
+icondiff_diffusion* create_diffusion_on_ranks(const icondiff_icon_grid& grid,
+                                              const icondiff_diffusion_args& a) {
+#if ICONDIFF_HAVE_MPI
+  if (grid.comm != MPI_COMM_NULL) {
+    collectively(grid.comm, [&] { check_alive(&grid, diffusion_init_name); });
+    auto exchange = std::make_shared<MpiHaloExchange<Space>>(grid.comm, grid.grid);
+    std::unique_ptr<icondiff_diffusion> handle;
+    collectively(grid.comm, [&] { handle.reset(create_diffusion(grid, a, exchange)); });
+    handle->comm = grid.comm;
+    handle->exchange = exchange;
+    handle->local_grid = grid.grid;
+    return handle.release();
+  }
+#endif
+  return create_diffusion(grid, a, nullptr);
 }
 
 // ---- diffusion_run ----------------------------------------------------------------------------
@@ -531,13 +643,21 @@ void capture(const icondiff_diffusion& d, SavepointKind kind, const DiffusionSav
   } else {
     *out = capture_diffusion_exit(*init, diagnostic, prognostic);
   }
+  // A rank's part of a decomposed grid: DIR/diffusion-{init,exit}.rank<r>.nc, with where each
+  // local point sits in the whole grid (icondiff verify merges the set).
+  std::string suffix = ".nc";
+  if (d.local_grid.num_ranks > 1) {
+    if (kind == SavepointKind::Init) out->decomposition = rank_points(d.local_grid, d.whole_sizes);
+    suffix = ".rank" + std::to_string(d.local_grid.rank) + ".nc";
+  }
   write_diffusion_savepoint(
-      d.capture_directory +
-          (kind == SavepointKind::Init ? "/diffusion-init.nc" : "/diffusion-exit.nc"),
+      d.capture_directory + (kind == SavepointKind::Init ? "/diffusion-init" : "/diffusion-exit") +
+          suffix,
       *out);
 }
 
-void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+/// The run arguments' checks; the only part of a run that can fail on one rank alone.
+void check_run_arguments(const icondiff_diffusion& d, const icondiff_run_args& a) {
   const char* f = diffusion_run_name;
   check_alive(&d, f);
   if ((a.on_gpu != 0) != d.on_gpu) check_memory(f, a.on_gpu != 0);
@@ -550,12 +670,28 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
   check_array(a.theta_v, f, "theta_v", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
   check_array(a.rho, f, "rho", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
   const Extent half[] = {at_least(nc, "num_cells"), exactly(nlev + 1, "nlev + 1")};
-  const bool hdef = check_optional_array(a.hdef_ic, f, "hdef_ic", half);
-  const bool div = check_optional_array(a.div_ic, f, "div_ic", half);
-  const bool dwdx = check_optional_array(a.dwdx, f, "dwdx", half);
-  const bool dwdy = check_optional_array(a.dwdy, f, "dwdy", half);
+  check_optional_array(a.hdef_ic, f, "hdef_ic", half);
+  check_optional_array(a.div_ic, f, "div_ic", half);
+  check_optional_array(a.dwdx, f, "dwdx", half);
+  check_optional_array(a.dwdy, f, "dwdy", half);
   if (!(a.dtime > 0.0))
     throw InvalidArgument(fmt::format("{}: dtime = {} must be positive", f, a.dtime));
+}
+
+void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+#if ICONDIFF_HAVE_MPI
+  // Decomposed: one MPI_Allreduce per call so that an argument error on one rank stops every
+  // rank before the halo exchanges, instead of leaving the others waiting in them.
+  if (d.comm != MPI_COMM_NULL)
+    collectively(d.comm, [&] { check_run_arguments(d, a); });
+  else
+#endif
+    check_run_arguments(d, a);
+  const auto nc = static_cast<long>(d.inputs.grid.num_cells);
+  const auto ne = static_cast<long>(d.inputs.grid.num_edges);
+  const long nlev = d.inputs.num_levels();
+  const bool hdef = a.hdef_ic.data != nullptr, div = a.div_ic.data != nullptr;
+  const bool dwdx = a.dwdx.data != nullptr, dwdy = a.dwdy.data != nullptr;
 
   const auto cells = static_cast<std::size_t>(nc), edges = static_cast<std::size_t>(ne);
   const auto full = static_cast<std::size_t>(nlev), halfl = full + 1;
@@ -571,18 +707,48 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
   if (dwdx) diagnostic.dwdx = wrap_in_place<vp, M>(a.dwdx, cells, halfl);
   if (dwdy) diagnostic.dwdy = wrap_in_place<vp, M>(a.dwdy, cells, halfl);
 
-  const bool capturing = d.capture_call == d.calls + 1;
-  DiffusionSavepoint init;
-  if (capturing)
-    capture(d, SavepointKind::Init, nullptr, diagnostic, prognostic, a.dtime, a.linit != 0, &init);
+  // Nothing below allocates unless this call is captured (checked by callgrind: the C++ heap,
+  // not only Kokkos, stays untouched in a regular call).
+  std::optional<DiffusionSavepoint> init;
+  if (d.capture_call == d.calls + 1) {
+    init.emplace();
+    capture(d, SavepointKind::Init, nullptr, diagnostic, prognostic, a.dtime, a.linit != 0, &*init);
+  }
+  static const std::string fence_label = "icondiff::capi::diffusion_run";
   const Space space;
   d.granule->run(space, diagnostic, prognostic, a.dtime, a.linit != 0);
-  compat::fence(space, "icondiff::capi::diffusion_run");
+  compat::fence(space, fence_label);
   ++d.calls;
-  if (capturing) {
+  if (init) {
     DiffusionSavepoint exit;
-    capture(d, SavepointKind::Exit, &init, diagnostic, prognostic, a.dtime, a.linit != 0, &exit);
+    capture(d, SavepointKind::Exit, &*init, diagnostic, prognostic, a.dtime, a.linit != 0, &exit);
   }
+}
+
+void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
+  const auto exchange = [&] {
+    check_run_arguments(d, a);
+    const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
+    const auto edges = static_cast<std::size_t>(d.inputs.grid.num_edges);
+    const auto nlev = static_cast<std::size_t>(d.inputs.num_levels());
+    DiffusionPrognosticState<M> prognostic;
+    prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, nlev);
+    prognostic.w = wrap_in_place<wp, M>(a.w, cells, nlev + 1);
+    prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, nlev);
+    prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, nlev);
+    return prognostic;
+  };
+#if ICONDIFF_HAVE_MPI
+  if (d.comm != MPI_COMM_NULL) {
+    DiffusionPrognosticState<M> prognostic;
+    collectively(d.comm, [&] { prognostic = exchange(); });
+    const Space space;
+    d.granule->exchange_prognostic_halos(space, prognostic);
+    compat::fence(space, "icondiff::capi::exchange_halos");
+    return;
+  }
+#endif
+  exchange();  // one rank: checks only
 }
 
 }  // namespace
@@ -602,7 +768,7 @@ icondiff_status icondiff_icon_grid_create(const icondiff_icon_grid_args* args,
     require_pointer(grid, "grid_init: grid");
     *grid = nullptr;
     icondiff::capi::ensure_kokkos();
-    icondiff_icon_grid* handle = icondiff::capi::create_grid(*args);
+    icondiff_icon_grid* handle = icondiff::capi::create_grid_on_ranks(*args);
     icondiff::capi::register_handle(handle, [handle] {
       handle->device = {};
       handle->edges = {};
@@ -628,7 +794,7 @@ icondiff_status icondiff_diffusion_create(const icondiff_icon_grid* grid,
     require_pointer(granule, "diffusion_init: granule");
     *granule = nullptr;
     icondiff::capi::ensure_kokkos();
-    icondiff_diffusion* handle = icondiff::capi::create_diffusion(*grid, *args);
+    icondiff_diffusion* handle = icondiff::capi::create_diffusion_on_ranks(*grid, *args);
     icondiff::capi::register_handle(handle, [handle] {
       handle->granule.reset();
       handle->inputs = {};
@@ -650,6 +816,15 @@ icondiff_status icondiff_diffusion_run(icondiff_diffusion* granule, const icondi
     require_pointer(granule, "diffusion_run: granule (call diffusion_init first)");
     require_pointer(args, "diffusion_run: args");
     icondiff::capi::run(*granule, *args);
+  });
+}
+
+icondiff_status icondiff_diffusion_exchange_halos(icondiff_diffusion* granule,
+                                                  const icondiff_run_args* args) {
+  return guarded([&] {
+    require_pointer(granule, "exchange_halos: granule");
+    require_pointer(args, "exchange_halos: args");
+    icondiff::capi::exchange_halos(*granule, *args);
   });
 }
 

@@ -1,10 +1,14 @@
 #include "support/icon_arrays_case.hpp"
+#include "support/kernel_clock.hpp"
 
+#include <icondiff/comm/decomposition.hpp>
+#include <icondiff/comm/local_fields.hpp>
 #include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/setup/local_diffusion_inputs.hpp>
 #include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <icondiff_c.h>
@@ -12,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -34,12 +39,16 @@ constexpr double sentinel = -8.75e18;
 constexpr int int_sentinel = 0x7fffffff;
 
 struct Case {
-  HostDiffusionInputs host;
-  DiffusionInputs<H> inputs;
+  HostDiffusionInputs host;         ///< the factories' results on the whole grid
+  DiffusionInputs<H> whole_inputs;  ///< the whole grid's bundle (the reference runs on it)
+  DiffusionPrognosticState<H> whole_initial;
+  /// The grid the arrays describe: the whole grid, or one rank's part (icon_case_create_part).
+  Grid grid;
+  DiffusionInputs<H> inputs;  ///< on `grid`
   DiffusionConfig config;
   DiffusionSetupConfig setup;
-  DiffusionPrognosticState<H> initial;
-  std::optional<DiffusionPrognosticState<H>> prognostic;  ///< after run_reference
+  DiffusionPrognosticState<H> initial;                    ///< on `grid`
+  std::optional<DiffusionPrognosticState<H>> prognostic;  ///< after run_reference (whole grid)
   std::optional<DiffusionDiagnosticState<H>> diagnostic;
   /// The zd point lists (ICON's shape): (cell, level) and per neighbour (level, coefficient).
   struct ZdEntry {
@@ -50,6 +59,14 @@ struct Case {
     double diffcoef;
   };
   std::vector<ZdEntry> zd;
+  /// The C++ API's granule for timing (icon_case_cpp_prepare).
+  struct CppCall {
+    DiffusionInputs<M> inputs;
+    std::unique_ptr<Diffusion<Space>> granule;
+    DiffusionPrognosticState<M> prognostic;
+    DiffusionDiagnosticState<M> diagnostic;
+  };
+  std::unique_ptr<CppCall> cpp;
 };
 
 std::unique_ptr<Case> the_case;
@@ -159,6 +176,10 @@ using namespace icondiff::test;
 extern "C" {
 
 int icon_case_create(const char* grid_source, int nlev) {
+  return icon_case_create_part(grid_source, nlev, 0, 1);
+}
+
+int icon_case_create_part(const char* grid_source, int nlev, int rank, int num_ranks) {
   return guarded("create", [&] {
     if (icondiff_initialize() != ICONDIFF_OK) throw Error(icondiff_last_error());
     auto k = std::make_unique<Case>();
@@ -175,14 +196,25 @@ int icon_case_create(const char* grid_source, int nlev) {
         3000.0, 4.0 * cell_width, grid.cell_lon[centre] * 180.0 / M_PI,
         grid.cell_lat[centre] * 180.0 / M_PI);
     k->host = compute_diffusion_inputs(std::move(grid), k->config, k->setup);
-    k->inputs = make_diffusion_inputs<H>(k->host);
+    k->whole_inputs = make_diffusion_inputs<H>(k->host);
     JablonowskiWilliamsonConfig jw;
     jw.vn_noise_amplitude = 1.0;
     jw.w_noise_amplitude = 0.1;
     jw.noise_seed = 7;
-    k->initial = to_prognostic_state<H>(jablonowski_williamson_state(
+    k->whole_initial = to_prognostic_state<H>(jablonowski_williamson_state(
         k->host.grid, k->host.metrics.z_ifc, k->host.metrics.z_mc, jw));
-    k->zd = zd_lists(k->inputs, k->host.grid);
+    if (num_ranks == 1) {
+      k->grid = k->host.grid;
+      k->inputs = k->whole_inputs;
+      k->initial = k->whole_initial;
+    } else {
+      k->grid =
+          make_local_grid(k->host.grid, partition_cells(k->host.grid, num_ranks), rank, num_ranks);
+      k->inputs = restrict_diffusion_inputs<H>(k->whole_inputs, k->grid);
+      k->initial =
+          restrict_to_local(k->whole_initial, k->grid, k->whole_inputs.sizes(), "icondiff::test::");
+    }
+    k->zd = zd_lists(k->inputs, k->grid);
     the_case = std::move(k);
   });
 }
@@ -194,9 +226,9 @@ void icon_case_free(void) {
 void icon_case_sizes(int* num_cells, int* num_edges, int* num_vertices, int* nlev,
                      int* zd_entries) {
   const Case& k = current();
-  *num_cells = k.host.grid.num_cells;
-  *num_edges = k.host.grid.num_edges;
-  *num_vertices = k.host.grid.num_vertices;
+  *num_cells = k.grid.num_cells;
+  *num_edges = k.grid.num_edges;
+  *num_vertices = k.grid.num_vertices;
   *nlev = k.inputs.num_levels();
   *zd_entries = static_cast<int>(k.zd.size());
 }
@@ -204,7 +236,7 @@ void icon_case_sizes(int* num_cells, int* num_edges, int* num_vertices, int* nle
 int icon_case_fill_int(const char* name_c, int* data, int ld, int cols) {
   return guarded(name_c, [&] {
     const Case& k = current();
-    const Grid& g = k.host.grid;
+    const Grid& g = k.grid;
     const std::string name = name_c;
     const std::map<std::string, const HostTable<index_t>*> tables = {
         {"c2e", &g.c2e},  {"c2v", &g.c2v}, {"c2e2c", &g.c2e2c}, {"e2c", &g.e2c},
@@ -239,7 +271,9 @@ int icon_case_fill_int(const char* name_c, int* data, int ld, int cols) {
       }
       const std::string glb = std::string(1, prefix[0]) + "_glb_index";
       if (name == glb) {
-        for (int i = 0; i < ld; ++i) data[i] = i < g.size(l) ? i + 1 : int_sentinel;
+        const std::vector<index_t>& global = g.global_index(l);
+        for (int i = 0; i < ld; ++i)
+          data[i] = i < g.size(l) ? (global.empty() ? i : global[i]) + 1 : int_sentinel;
         return;
       }
     }
@@ -262,7 +296,7 @@ int icon_case_fill_int(const char* name_c, int* data, int ld, int cols) {
 int icon_case_fill_double(const char* name_c, double* data, int ld, int cols) {
   return guarded(name_c, [&] {
     const Case& k = current();
-    const Grid& g = k.host.grid;
+    const Grid& g = k.grid;
     const std::string name = name_c;
     const auto nlev = static_cast<std::size_t>(k.inputs.num_levels());
     if (name == "rbf_vec_coeff_v") {
@@ -332,12 +366,14 @@ int icon_case_fill_double(const char* name_c, double* data, int ld, int cols) {
 
 int icon_case_fill_bool(const char* name_c, unsigned char* data, int ld) {
   return guarded(name_c, [&] {
-    const Grid& g = current().host.grid;
+    const Grid& g = current().grid;
     const std::string name = name_c;
     for (Location l : all_locations) {
       const std::string prefix = l == Location::Cell ? "c" : l == Location::Edge ? "e" : "v";
       if (name == prefix + "_owner_mask") {
-        for (int i = 0; i < ld; ++i) data[i] = i < g.size(l) ? 1 : 0;
+        const std::vector<int>& owner = g.owner_rank(l);
+        for (int i = 0; i < ld; ++i)
+          data[i] = i < g.size(l) && (owner.empty() || owner[i] == g.rank) ? 1 : 0;
         return;
       }
     }
@@ -394,7 +430,7 @@ int icon_case_int(const char* name_c) {
                                              {"itype_sher", static_cast<int>(c.shear_type)},
                                              {"iforcing", static_cast<int>(c.iforcing)},
                                              {"loutshs", c.loutshs},
-                                             {"limited_area", k.host.grid.limited_area}};
+                                             {"limited_area", k.grid.limited_area}};
   const auto it = values.find(name);
   if (it == values.end()) {
     std::fprintf(stderr, "icon_case: no integer named %s\n", name_c);
@@ -407,9 +443,9 @@ int icon_case_run_reference(int steps, double dtime) {
   return guarded("run_reference", [&] {
     Case& k = current();
     const DiffusionInputs<M> inputs =
-        copy_diffusion_inputs<M>(k.inputs, DeviceGrid<M>(k.host.grid));
+        copy_diffusion_inputs<M>(k.whole_inputs, DeviceGrid<M>(k.host.grid));
     Diffusion<Space> granule(k.config, inputs);
-    auto prognostic = copy_state<M>(k.initial, "icondiff::test::");
+    auto prognostic = copy_state<M>(k.whole_initial, "icondiff::test::");
     auto diagnostic =
         allocate_state<DiffusionDiagnosticState, M>(inputs.sizes(), "icondiff::test::");
     for (int step = 0; step < steps; ++step) granule.run(diagnostic, prognostic, dtime, step == 0);
@@ -429,20 +465,26 @@ int icon_case_compare(const char* name_c, const double* data, int ld, int cols) 
     auto visit = [&](const FieldSpec& spec, const auto& view) {
       if (spec.name != name) return;
       found = true;
-      if (static_cast<int>(view.extent(1)) != cols || ld < static_cast<int>(view.extent(0)))
-        throw InvalidArgument(fmt::format("{} is ({}, {}); got ({}, {})", name, view.extent(0),
-                                          view.extent(1), ld, cols));
+      // A rank's part: its owned points against the whole grid's reference at their global
+      // index (halo points hold what the last exchange left; not compared).
+      const Location l = spec.location;
+      const auto points = static_cast<std::size_t>(k.grid.size(l));
+      const std::vector<index_t>& global = k.grid.global_index(l);
+      const std::vector<int>& owner = k.grid.owner_rank(l);
+      if (static_cast<int>(view.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
+        throw InvalidArgument(
+            fmt::format("{} is ({}, {}); got ({}, {})", name, points, view.extent(1), ld, cols));
       for (int j = 0; j < cols; ++j)
         for (int i = 0; i < ld; ++i) {
+          const auto p = static_cast<std::size_t>(i);
+          if (p < points && !owner.empty() && owner[p] != k.grid.rank) continue;
           const double got = data[static_cast<std::size_t>(j) * ld + i];
-          const double want = static_cast<std::size_t>(i) < view.extent(0)
-                                  ? static_cast<double>(view(i, j))
-                                  : sentinel;
+          const double want =
+              p < points ? static_cast<double>(view(global.empty() ? p : global[p], j)) : sentinel;
           if (std::memcmp(&got, &want, sizeof got) != 0) {
             if (mismatches == 0)
               std::fprintf(stderr, "icon_case: %s(%d, %d) = %.17g, the C++ path gives %.17g%s\n",
-                           name_c, i + 1, j + 1, got, want,
-                           static_cast<std::size_t>(i) < view.extent(0) ? "" : " (padding)");
+                           name_c, i + 1, j + 1, got, want, p < points ? "" : " (padding)");
             ++mismatches;
           }
         }
@@ -452,6 +494,61 @@ int icon_case_compare(const char* name_c, const double* data, int ld, int cols) 
     if (!found) throw InvalidArgument("no output named " + name);
   });
   return status != 0 ? -1 : mismatches;
+}
+
+double icon_case_max_difference(const char* name_c, const double* data, int ld, int cols) {
+  double result = std::nan("");
+  guarded(name_c, [&] {
+    const Case& k = current();
+    if (!k.prognostic) throw InvalidArgument("run the reference first");
+    const std::string name = name_c;
+    auto visit = [&](const FieldSpec& spec, const auto& view) {
+      if (spec.name != name) return;
+      const Location l = spec.location;
+      const auto points = static_cast<std::size_t>(k.grid.size(l));
+      const std::vector<index_t>& global = k.grid.global_index(l);
+      const std::vector<int>& owner = k.grid.owner_rank(l);
+      if (static_cast<int>(view.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
+        throw InvalidArgument(name + ": wrong shape");
+      double largest = 0.0, difference = 0.0;
+      for (int j = 0; j < cols; ++j)
+        for (std::size_t i = 0; i < points; ++i) {
+          if (!owner.empty() && owner[i] != k.grid.rank) continue;
+          const double want = static_cast<double>(view(global.empty() ? i : global[i], j));
+          largest = std::max(largest, std::abs(want));
+          difference =
+              std::max(difference, std::abs(data[static_cast<std::size_t>(j) * ld + i] - want));
+        }
+      result = largest > 0.0 ? difference / largest : difference;
+    };
+    DiffusionPrognosticState<H>::for_each_field(visit, *k.prognostic);
+    DiffusionDiagnosticState<H>::for_each_field(visit, *k.diagnostic);
+  });
+  return result;
+}
+
+int icon_case_cpp_prepare(double dtime) {
+  return guarded("cpp_prepare", [&] {
+    Case& k = current();
+    k.cpp = std::make_unique<Case::CppCall>();
+    k.cpp->inputs = copy_diffusion_inputs<M>(k.whole_inputs, DeviceGrid<M>(k.host.grid));
+    k.cpp->granule = std::make_unique<Diffusion<Space>>(k.config, k.cpp->inputs);
+    k.cpp->prognostic = copy_state<M>(k.whole_initial, "icondiff::test::");
+    k.cpp->diagnostic =
+        allocate_state<DiffusionDiagnosticState, M>(k.cpp->inputs.sizes(), "icondiff::test::");
+    k.cpp->granule->run(k.cpp->diagnostic, k.cpp->prognostic, dtime, true);
+    Kokkos::fence();
+  });
+}
+
+double icon_case_cpp_call(double dtime) {
+  static const std::string label = "icondiff::test::cpp_call";
+  Case& k = current();
+  const Space space;
+  const double t0 = bench_wall_seconds();
+  k.cpp->granule->run(space, k.cpp->diagnostic, k.cpp->prognostic, dtime, false);
+  compat::fence(space, label);
+  return bench_wall_seconds() - t0;
 }
 
 double icon_case_sentinel(void) {

@@ -17,6 +17,11 @@ extern "C" {
  * stderr). Starts Kokkos (icondiff_initialize) if needed; call icon_case_free before
  * icondiff_finalize. */
 int icon_case_create(const char* grid_source, int nlev);
+/* The same case on rank `rank`'s part of a decomposition into `num_ranks` (METIS partition and
+ * ICON-like halos, comm/decomposition.hpp): the arrays hold the local points with their global
+ * indices and owner masks; the reference still runs on the whole grid and compare() checks the
+ * owned points at their global indices. */
+int icon_case_create_part(const char* grid_source, int nlev, int rank, int num_ranks);
 void icon_case_free(void);
 void icon_case_sizes(int* num_cells, int* num_edges, int* num_vertices, int* nlev, int* zd_entries);
 
@@ -39,6 +44,17 @@ int icon_case_run_reference(int steps, double dtime);
  * caller's (ld, cols) array that differ bitwise from the reference, padding rows included (they
  * must still hold the sentinel); prints the first difference. */
 int icon_case_compare(const char* name, const double* data, int ld, int cols);
+
+/* max |data - reference| / max |reference| over the points of field `name` (as compare), for
+ * implementations that are not bit-identical. */
+double icon_case_max_difference(const char* name, const double* data, int ld, int cols);
+
+/* The C++ API's call, for timing it beside the C and Fortran paths: icon_case_cpp_prepare makes a
+ * granule through the C++ API on a copy of the case's state (whole grid) and runs the initial
+ * call; each icon_case_cpp_call runs one regular call and a fence (what a C++ driver pays per
+ * call) and returns its wall time in seconds. */
+int icon_case_cpp_prepare(double dtime);
+double icon_case_cpp_call(double dtime);
 
 /* The padding sentinel. */
 double icon_case_sentinel(void);
