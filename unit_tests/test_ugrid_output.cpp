@@ -15,7 +15,9 @@
 #include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <gtest/gtest.h>
+
 #include <netcdf.h>
+#include <filesystem>
 
 #include <cmath>
 #include <cstdio>
@@ -440,6 +442,33 @@ void expect_throw_containing(const std::function<void()>& action, const std::str
   }
 }
 
+TEST(UgridOutput, AnUnfinishedWriteLeavesTheOldFileAndNoTemporary) {
+  const Grid g = test::make_octahedron_grid();
+  const std::string path = test::scratch_file("ugrid_unfinished.nc");
+  write_pattern_file(path, g, {{"title", "the old file"}});
+  const auto old_size = std::filesystem::file_size(path);
+  {
+    UgridWriter writer(path, g, midpoints(half_heights), half_heights, {{"title", "new"}});
+    PatternStep step(g, 4, 0, true);
+    writer.write_step(0.0, step.fields());
+    // not closed: the run "failed"
+  }
+  EXPECT_EQ(std::filesystem::file_size(path), old_size);
+  EXPECT_EQ(NcFile(path).text("", "title"), "the old file");
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_EQ(entry.path().filename().string().find("ugrid_unfinished.nc.tmp"), std::string::npos)
+        << entry.path();
+  // Closed, the new file replaces the old one.
+  {
+    UgridWriter writer(path, g, midpoints(half_heights), half_heights, {{"title", "new"}});
+    PatternStep step(g, 4, 0, true);
+    writer.write_step(0.0, step.fields());
+    writer.close();
+  }
+  EXPECT_EQ(NcFile(path).text("", "title"), "new");
+}
+
 TEST(UgridOutput, RejectsBadInput) {
   const Grid g = test::make_octahedron_grid();
   const std::string path = test::scratch_file("ugrid_bad.nc");
@@ -466,9 +495,10 @@ TEST(UgridOutput, RejectsBadInput) {
         UgridWriter(path, g, full, half_heights, {{"_private", "x"}});
       },
       "'_private'");
-  expect_throw_containing<GridFileError>(
+  // Named as the caller named it (not the temporary it is written to) and as an output file.
+  expect_throw_containing<OutputFileError>(
       [&] { UgridWriter("/nonexistent_dir/out.nc", g, full, half_heights); },
-      "/nonexistent_dir/out.nc");
+      "output file '/nonexistent_dir/out.nc'");
   Grid bare = g;
   bare.vertex_lon.clear();
   expect_throw_containing<GridError>([&] { UgridWriter(path, bare, full, half_heights); },

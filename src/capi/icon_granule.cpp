@@ -419,22 +419,12 @@ icondiff_icon_grid* create_grid_on_ranks(const icondiff_icon_grid_args& a) {
 
 DiffusionConfig config_from(const icondiff_diffusion_args& a) {
   const char* f = diffusion_init_name;
-  // ICON skips the vn / w diffusion when lhdiff_vn / lhdiff_w are false; ICON4Py stores the
-  // flags and diffuses anyway. icondiff neither ignores them nor guesses: it refuses.
-  if (!a.hdiff_vn)
-    throw ConfigError(fmt::format(
-        "{}: hdiff_vn (diffusion_nml:lhdiff_vn) = false is not supported: the granule always "
-        "diffuses vn (ICON does not call the diffusion at all without lhdiff_vn)",
-        f));
-  if (!a.hdiff_w)
-    throw ConfigError(fmt::format(
-        "{}: hdiff_w (diffusion_nml:lhdiff_w) = false is not supported: the granule always "
-        "diffuses w, as ICON4Py's",
-        f));
   DiffusionConfig c;
   c.diffusion_type = static_cast<DiffusionType>(a.diffusion_type);
-  c.apply_to_vertical_wind = true;
-  c.apply_to_horizontal_wind = true;
+  // lhdiff_vn / lhdiff_w: validate() refuses false (ICON skips that diffusion, ICON4Py ignores
+  // the flag; icondiff does neither).
+  c.apply_to_vertical_wind = a.hdiff_w != 0;
+  c.apply_to_horizontal_wind = a.hdiff_vn != 0;
   c.apply_smag_diff_to_vertical_wind = a.hdiff_smag_w != 0;
   c.apply_zdiffusion_t = a.zdiffu_t != 0;
   c.type_t_diffu = static_cast<TemperatureDiscretizationType>(a.type_t_diffu);

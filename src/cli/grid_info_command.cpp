@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "output_paths.hpp"
 
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/io/grid_source.hpp>
@@ -10,6 +11,10 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
+#include <filesystem>
+
 namespace icondiff::cli {
 
 namespace {
@@ -17,6 +22,7 @@ namespace {
 struct GridInfoOptions {
   std::string grid_source;
   std::string write_path;
+  bool overwrite = false;
   bool json = false;
 };
 
@@ -32,11 +38,24 @@ nlohmann::json zones_as_json(const Grid& grid, Location location) {
 }
 
 int run_grid_info(const GridInfoOptions& options) {
+  if (!options.write_path.empty())
+    check_output_file("--write", options.write_path, {options.grid_source}, options.overwrite);
   const Grid grid = load_grid_source(options.grid_source);
   if (!options.write_path.empty()) {
-    write_icon_grid(grid, options.write_path);
-    // Read back: the file must pass every check of the reader before we say it was written.
-    (void)read_icon_grid(options.write_path);
+    // Written beside the target and renamed only once it reads back: a failure never leaves a
+    // half-written grid in place of an older file.
+    const std::string temporary =
+        fmt::format("{}.tmp.{}", options.write_path, static_cast<long>(::getpid()));
+    try {
+      write_icon_grid(grid, temporary);
+      // Read back: the file must pass every check of the reader before we say it was written.
+      (void)read_icon_grid(temporary);
+      std::filesystem::rename(temporary, options.write_path);
+    } catch (...) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw;
+    }
     if (!options.json) fmt::print("written     {}\n", options.write_path);
   }
   if (options.json) {
@@ -85,6 +104,8 @@ Command add_grid_info_command(CLI::App& app) {
          "ICON grid netCDF file, or generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]")
       ->required();
   app.add_option("--write", options->write_path, "write the grid as an ICON grid netCDF file");
+  app.add_flag("--overwrite", options->overwrite,
+               "replace an existing --write file (never the grid read)");
   app.add_flag("--json", options->json, "print JSON instead of a table");
   return [options] { return run_grid_info(*options); };
 }

@@ -4,6 +4,7 @@
 // the same run). Optional UGRID output, JSON timer report and savepoints of one call.
 #include "commands.hpp"
 #include "cpu_affinity.hpp"
+#include "output_paths.hpp"
 #include "ranks.hpp"
 #include "timer_report.hpp"
 
@@ -14,6 +15,7 @@
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
 #include <icondiff/diffusion/diffusion_traffic.hpp>
+#include <icondiff/diffusion/state_checks.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/io/partition_file.hpp>
@@ -35,6 +37,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <deque>
 #include <filesystem>
@@ -66,6 +69,8 @@ struct RunOptions {
   int savepoint_step = 1;
   std::string partition;  ///< cell owners (one rank per line); empty: METIS
   bool quiet = false;
+  bool overwrite = false;    ///< replace existing output files
+  bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
   // Vertical grid and topography (sleve_nml / nonhydrostatic_nml / nh_testcase_nml names).
   double top_height = 23000.0;
   double min_lay_thckn = 20.0;
@@ -374,11 +379,38 @@ int run_driver(const RunOptions& o) {
     config = resolved_config(o);
     strategy = parse_strategy(o.strategy);
     if (o.steps < 1) throw InvalidArgument(fmt::format("--steps {}: expected at least 1", o.steps));
-    if (!(o.dtime > 0))
-      throw InvalidArgument(fmt::format("--dtime {}: expected a positive time step (s)", o.dtime));
+    if (!(o.dtime > 0) || !std::isfinite(o.dtime))
+      throw InvalidArgument(
+          fmt::format("--dtime {}: expected a positive, finite time step (s)", o.dtime));
     if (o.nlev < 2)
       throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.nlev));
+    if (o.output_every < 0)
+      throw InvalidArgument(fmt::format(
+          "--output-every {}: expected 0 (first and last state only) or a positive step count",
+          o.output_every));
+    if (!o.savepoints.empty() && (o.savepoint_step < 1 || o.savepoint_step > o.steps))
+      throw InvalidArgument(fmt::format("--savepoint-step {}: expected a call in 1..{} (--steps)",
+                                        o.savepoint_step, o.steps));
+    // Noise on the initial state: a perturbation, not a different atmosphere (|vn| of the JW
+    // jet is 35 m/s, |w| of the resting state 0).
+    if (!(o.vn_noise >= 0 && o.vn_noise <= 50))
+      throw InvalidArgument(fmt::format("--vn-noise {}: expected 0..50 m/s", o.vn_noise));
+    if (!(o.w_noise >= 0 && o.w_noise <= 10))
+      throw InvalidArgument(fmt::format("--w-noise {}: expected 0..10 m/s", o.w_noise));
     source = grid_source(o);
+    // Every output path before any work: never over an input, never over an existing file
+    // without --overwrite, in a folder that exists and is writable.
+    const std::vector<std::string> inputs = {o.grid_file, o.partition};
+    if (!o.output.empty()) check_output_file("--output", o.output, inputs, o.overwrite);
+    if (!o.timers.empty()) check_output_file("--timers", o.timers, inputs, o.overwrite);
+    if (!o.output.empty() && !o.timers.empty() && o.output == o.timers)
+      throw InvalidArgument(fmt::format("--timers {}: the same file as --output", o.timers));
+    if (!o.savepoints.empty()) {
+      const std::string suffix =
+          ranks.decomposed() ? fmt::format(".rank{}.nc", ranks.rank()) : std::string(".nc");
+      check_output_directory("--savepoints", o.savepoints,
+                             {"diffusion-init" + suffix, "diffusion-exit" + suffix}, o.overwrite);
+    }
   });
   const auto say = [&](const std::string& text) {
     if (!o.quiet && ranks.root()) fmt::print("{}", text);
@@ -568,6 +600,19 @@ int run_driver(const RunOptions& o) {
                             step, o.savepoints, ranks.size() - 1)
               : fmt::format("            savepoints of step {} written: {}, {}\n", step, in, out));
     }
+    if (o.finite_check) {
+      const std::optional<NonFiniteValue> bad = find_non_finite(Space(), prognostic);
+      ranks.collectively([&] {
+        if (!bad) return;
+        const std::vector<index_t>& global = local.global_index(bad->location);
+        throw Error(fmt::format(
+            "step {}: {} is not finite ({}) at {} {}{} (1-based), level {} (1-based); the run "
+            "stops here (--no-finite-check runs on)",
+            step, bad->field, bad->value, to_string(bad->location), bad->point + 1,
+            global.empty() ? std::string() : fmt::format(" (global {})", global[bad->point] + 1),
+            bad->level + 1));
+      });
+    }
     const double ms = ranks.max(timers.samples().at(diffusion_labels::run).back() * 1e3);
     const double vn_max = ranks.max(max_abs(prognostic.vn, owned_edges));
     const double w_max = ranks.max(max_abs(prognostic.w, owned_cells));
@@ -644,7 +689,7 @@ int run_driver(const RunOptions& o) {
         metadata["rank_median_ms"][timer_name(label)] = {
             {"min", spread[0]}, {"median", spread[1]}, {"max", spread[2]}};
     }
-    std::ofstream(o.timers) << timer_report_json(entries, metadata).dump(2) << "\n";
+    write_text_file(o.timers, timer_report_json(entries, metadata).dump(2) + "\n");
     say(fmt::format("timers      {}\n", o.timers));
   }
   return 0;
@@ -687,6 +732,10 @@ Command add_run_command(CLI::App& app) {
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
                  "default: METIS k-way");
   app.add_flag("--quiet", o->quiet, "print only the timer table");
+  app.add_flag("--overwrite", o->overwrite,
+               "replace existing output files (--output, --timers, savepoints); never an input");
+  app.add_flag("!--no-finite-check", o->finite_check,
+               "do not stop at the first non-finite vn, w, theta_v or exner after a step");
   add_namelist_options(app, *o);
   return [o] { return run_driver(*o); };
 }

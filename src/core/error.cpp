@@ -21,4 +21,7 @@ GridFileError::GridFileError(std::string file, std::string variable, long long i
       variable_(std::move(variable)),
       index_(index) {}
 
+OutputFileError::OutputFileError(std::string file, const std::string& problem)
+    : Error(fmt::format("output file '{}': {}", file, problem)), file_(std::move(file)) {}
+
 }  // namespace icondiff

@@ -119,11 +119,17 @@ const std::vector<ConfigField>& diffusion_config_fields() {
           .rule([](double v) { return v == 5; },
                 "only 5 (Smagorinsky with fourth-order background diffusion) is implemented, as in "
                 "ICON4Py"),
-      field<&C::apply_to_horizontal_wind>(
-          "apply_to_horizontal_wind", "diffusion_nml:lhdiff_vn",
-          "diffuse vn (not read by the granule: the caller's choice)"),
+      // ICON skips the vn / w diffusion when these are false; the granule (like ICON4Py's, which
+      // stores and ignores them) always diffuses both. Refused, never silently ignored.
+      field<&C::apply_to_horizontal_wind>("apply_to_horizontal_wind", "diffusion_nml:lhdiff_vn",
+                                          "diffuse vn (must be true)")
+          .rule([](double v) { return v != 0; },
+                "false is not implemented: the granule always diffuses vn (ICON does not call "
+                "the diffusion at all without lhdiff_vn)"),
       field<&C::apply_to_vertical_wind>("apply_to_vertical_wind", "diffusion_nml:lhdiff_w",
-                                        "diffuse w (not read: w is always diffused)"),
+                                        "diffuse w (must be true)")
+          .rule([](double v) { return v != 0; },
+                "false is not implemented: the granule always diffuses w, as ICON4Py's"),
       field<&C::apply_to_temperature>("apply_to_temperature", "diffusion_nml:lhdiff_temp",
                                       "diffuse theta_v and exner"),
       field<&C::apply_smag_diff_to_vertical_wind>("apply_smag_diff_to_vertical_wind",
@@ -158,28 +164,40 @@ const std::vector<ConfigField>& diffusion_config_fields() {
           .rule(is_finite, "expected a finite number"),
       field<&C::smagorinski_scaling_factor>("smagorinski_scaling_factor",
                                             "diffusion_nml:hdiff_smag_fac",
-                                            "Smagorinsky factor up to hdiff_smag_z"),
+                                            "Smagorinsky factor up to hdiff_smag_z")
+          .rule([](double v) { return v >= 0 && is_finite(v); },
+                "expected a non-negative number (a negative factor is anti-diffusion)"),
       field<&C::smagorinski_scaling_factor2>("smagorinski_scaling_factor2",
                                              "diffusion_nml:hdiff_smag_fac2",
-                                             "Smagorinsky factor at hdiff_smag_z2"),
+                                             "Smagorinsky factor at hdiff_smag_z2")
+          .rule([](double v) { return v >= 0 && is_finite(v); },
+                "expected a non-negative number (a negative factor is anti-diffusion)"),
       field<&C::smagorinski_scaling_factor3>("smagorinski_scaling_factor3",
                                              "diffusion_nml:hdiff_smag_fac3",
-                                             "Smagorinsky factor at hdiff_smag_z3"),
+                                             "Smagorinsky factor at hdiff_smag_z3")
+          .rule([](double v) { return v >= 0 && is_finite(v); },
+                "expected a non-negative number (a negative factor is anti-diffusion)"),
       field<&C::smagorinski_scaling_factor4>("smagorinski_scaling_factor4",
                                              "diffusion_nml:hdiff_smag_fac4",
-                                             "Smagorinsky factor from hdiff_smag_z4 up"),
+                                             "Smagorinsky factor from hdiff_smag_z4 up")
+          .rule([](double v) { return v >= 0 && is_finite(v); },
+                "expected a non-negative number (a negative factor is anti-diffusion)"),
       field<&C::smagorinski_scaling_height>("smagorinski_scaling_height",
                                             "diffusion_nml:hdiff_smag_z",
-                                            "height of the Smagorinsky profile's first point (m)"),
+                                            "height of the Smagorinsky profile's first point (m)")
+          .rule(is_finite, "expected a finite height (m)"),
       field<&C::smagorinski_scaling_height2>("smagorinski_scaling_height2",
                                              "diffusion_nml:hdiff_smag_z2",
-                                             "height of the profile's second point (m)"),
+                                             "height of the profile's second point (m)")
+          .rule(is_finite, "expected a finite height (m)"),
       field<&C::smagorinski_scaling_height3>("smagorinski_scaling_height3",
                                              "diffusion_nml:hdiff_smag_z3",
-                                             "height of the profile's third point (m)"),
+                                             "height of the profile's third point (m)")
+          .rule(is_finite, "expected a finite height (m)"),
       field<&C::smagorinski_scaling_height4>("smagorinski_scaling_height4",
                                              "diffusion_nml:hdiff_smag_z4",
-                                             "height of the profile's fourth point (m)"),
+                                             "height of the profile's fourth point (m)")
+          .rule(is_finite, "expected a finite height (m)"),
       field<&C::apply_zdiffusion_t>("apply_zdiffusion_t", "nonhydrostatic_nml:l_zdiffu_t",
                                     "truly horizontal temperature diffusion over steep slopes"),
       field<&C::ndyn_substeps>("ndyn_substeps", "nonhydrostatic_nml:ndyn_substeps",

@@ -15,10 +15,15 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <regex>
 #include <utility>
 
 namespace icondiff {
@@ -125,8 +130,30 @@ std::string utc_now() {
 
 }  // namespace
 
+namespace {
+
+/// The name of the temporary file an output is written to before it is renamed into place.
+std::string temporary_name(const std::string& path) {
+  static std::atomic<int> counter{0};
+  return fmt::format("{}.tmp.{}.{}", path, static_cast<long>(::getpid()), counter++);
+}
+
+/// NetcdfWriter's errors for an output file: "output file '<the name the caller gave>'", not the
+/// temporary's name and not "grid file".
+[[noreturn]] void throw_output_file_error(const std::string& file, const std::string& variable,
+                                          long long index, const std::string& problem) {
+  static const std::regex temporary_suffix(R"(\.tmp\.[0-9]+\.[0-9]+$)");
+  std::string where =
+      variable.empty() ? problem : fmt::format("variable '{}': {}", variable, problem);
+  if (index >= 0) where = fmt::format("index {}: {}", index, where);
+  throw OutputFileError(std::regex_replace(file, temporary_suffix, ""), where);
+}
+
+}  // namespace
+
 struct UgridWriter::Impl {
-  std::string path;
+  std::string path;       ///< where the file ends up (close() renames the temporary to it)
+  std::string temporary;  ///< where it is written until then
   UgridWriterOptions options;
   io::NetcdfWriter nc;
   index_t num_cells = 0, num_edges = 0;
@@ -137,9 +164,12 @@ struct UgridWriter::Impl {
 
   Impl(const std::string& p, const UgridWriterOptions& o)
       : path(p),
+        temporary(temporary_name(p)),
         options(o),
-        nc(p, o.format == UgridFileFormat::Netcdf4 ? io::NetcdfFormat::Netcdf4
-                                                   : io::NetcdfFormat::Offset64) {}
+        nc(temporary,
+           o.format == UgridFileFormat::Netcdf4 ? io::NetcdfFormat::Netcdf4
+                                                : io::NetcdfFormat::Offset64,
+           throw_output_file_error) {}
 
   void define_and_write_grid(const Grid& g, const std::vector<double>& full,
                              const std::vector<double>& half,
@@ -400,11 +430,14 @@ UgridWriter::UgridWriter(const std::string& path, const Grid& grid,
 
 UgridWriter::~UgridWriter() {
   if (impl_ && !impl_->closed) {
+    // Not closed: the run failed. The temporary goes; a file of the same name from before stays.
     try {
       impl_->closed = true;
       impl_->nc.close();
     } catch (...) {  // a destructor must not throw; close() reports errors
     }
+    std::error_code ignored;
+    std::filesystem::remove(impl_->temporary, ignored);
   }
 }
 
@@ -461,7 +494,19 @@ void UgridWriter::write_step(double time_seconds, const UgridOutputFields& field
 void UgridWriter::close() {
   if (impl_->closed) return;
   impl_->closed = true;
-  impl_->nc.close();
+  std::error_code ignored;
+  try {
+    impl_->nc.close();
+  } catch (...) {
+    std::filesystem::remove(impl_->temporary, ignored);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(impl_->temporary, impl_->path, ec);
+  if (ec) {
+    std::filesystem::remove(impl_->temporary, ignored);
+    throw OutputFileError(impl_->path, "cannot move the written file into place: " + ec.message());
+  }
 }
 
 const std::string& UgridWriter::path() const {

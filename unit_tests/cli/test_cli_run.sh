@@ -132,6 +132,53 @@ expect_error 2 "does not exist" verify --in /no/such.nc --out /no/such2.nc
 expect_error 2 "not valid JSON" compare-timers timers.json config.toml
 expect_error 2 "cannot be opened" compare-timers timers.json /no/such.json
 
+# ---- options out of range (issue 15) ----
+expect_error 2 "positive, finite time step" run --generate R2B2 --dtime inf
+expect_error 2 "hdiff_smag_fac" run --generate R2B2 --hdiff_smag_fac -1
+expect_error 2 "0..10 m/s" run --generate R2B2 --w-noise 1e10
+expect_error 2 "0..50 m/s" run --generate R2B2 --vn-noise -1
+expect_error 2 "--output-every -1" run --generate R2B2 --output-every -1 --output oe.nc
+expect_error 2 "lhdiff_vn" run --generate R2B2 --lhdiff_vn false
+expect_error 2 "lhdiff_w" run --generate R2B2 --lhdiff_w false
+expect_error 2 "expected a call in 1..3" run "${small[@]}" --savepoints spx --savepoint-step 0
+expect_error 2 "expected a call in 1..3" run "${small[@]}" --savepoints spx --savepoint-step 4
+[ -e spx ] && fail "a refused --savepoint-step left the folder spx"
+
+# ---- outputs: never over an input, never over a file without --overwrite, checked first ----
+"$exe" grid-info --grid generate:R2B2 --write in.nc >/dev/null 2>&1 || fail "grid-info --write in.nc failed"
+before=$(md5sum <in.nc)
+expect_error 2 "never writes over its input" run --grid in.nc --nlev 12 --steps 1 --quiet --output in.nc
+expect_error 2 "never writes over its input" run --grid in.nc --nlev 12 --steps 1 --quiet --timers ./in.nc --overwrite
+expect_error 2 "never writes over its input" grid-info --grid in.nc --write in.nc --overwrite
+[ "$(md5sum <in.nc)" = "$before" ] || fail "an input grid file was changed"
+expect_error 2 "pass --overwrite" grid-info --grid generate:R2B2 --write in.nc
+expect_error 2 "pass --overwrite" run "${small[@]}" --output out.nc
+expect_error 2 "pass --overwrite" run "${small[@]}" --timers timers.json
+expect_error 2 "pass --overwrite" run "${small[@]}" --savepoints sp
+out=$("$exe" run "${small[@]}" --output out.nc --timers timers.json --savepoints sp --overwrite 2>&1) ||
+  fail "run --overwrite failed: $out"
+expect_error 2 "does not exist" run "${small[@]}" --timers /no/such/dir/t.json
+expect_error 2 "is a directory" run "${small[@]}" --timers sp
+expect_error 2 "is a directory" run "${small[@]}" --output sp
+touch plainfile
+expect_error 2 "not a directory" run "${small[@]}" --savepoints plainfile
+ls | grep -q "\.tmp\." && fail "a temporary output file was left behind: $(ls)"
+
+# ---- a run that goes non-finite stops at the first bad value ----
+cp in.nc huge.nc
+/usr/bin/python3 - <<'PY' || fail "could not edit huge.nc"
+import netCDF4
+with netCDF4.Dataset("huge.nc", "a") as f:
+    f["cell_area"][3] = 1e300
+PY
+out=$("$exe" run --grid huge.nc --nlev 12 --steps 3 --quiet --output huge_out.nc 2>&1)
+code=$?
+[ "$code" -ne 0 ] || fail "a run with cell_area 1e300 exited 0"
+printf '%s' "$out" | grep -q "step 1: .* is not finite" || fail "no message naming the step and field: $out"
+printf '%s' "$out" | grep -q "level [0-9]* (1-based)" || fail "no level in the message: $out"
+[ -e huge_out.nc ] && fail "the stopped run left its output file"
+ls | grep -q "huge_out.nc.tmp" && fail "the stopped run left a temporary output file"
+
 # ---- a real grid, when present ----
 lam="$grid_dir/mch_ch_coarsegrid_wind_R19B04.nc"
 if [ -f "$lam" ]; then

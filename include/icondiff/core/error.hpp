@@ -40,6 +40,16 @@ class GridError : public Error {
   explicit GridError(const std::string& message) : Error(message) {}
 };
 
+/// An output file (UGRID output, timer report, ...) cannot be written. Knows the file.
+class OutputFileError : public Error {
+ public:
+  OutputFileError(std::string file, const std::string& problem);
+  const std::string& file() const noexcept { return file_; }
+
+ private:
+  std::string file_;
+};
+
 /// A grid file cannot be used. Knows the file and, where it applies, the variable and index.
 class GridFileError : public GridError {
  public:

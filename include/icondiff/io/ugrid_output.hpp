@@ -72,16 +72,20 @@ struct UgridWriterOptions {
 /// the file is flushed, so a crashed run leaves every complete step readable.
 class UgridWriter {
  public:
-  /// Creates (overwrites) `path` and writes the grid. `full_level_heights` (nlev values) and
-  /// `half_level_heights` (nlev + 1 values) are the nominal heights in metres, top first (the
-  /// vertical grid's vct_a gives the half levels; the full levels are usually their midpoints).
-  /// `global_attributes` are written as text global attributes, e.g. the diffusion configuration
-  /// under ICON namelist names ("diffusion_nml:hdiff_order" -> "5"); they may replace the title,
-  /// institution, source, history, references and comment written by default, not Conventions.
+  /// Writes the grid to a temporary file beside `path` (`<path>.tmp.<pid>.<n>`), which close()
+  /// renames to `path` (replacing a file of that name only then): a run that fails before
+  /// close() leaves no half-written file, and an older `path` untouched. Callers that must not
+  /// replace an existing file check that themselves (the CLI's --overwrite). `full_level_heights`
+  /// (nlev values) and `half_level_heights` (nlev + 1 values) are the nominal heights in metres,
+  /// top first (the vertical grid's vct_a gives the half levels; the full levels are usually their
+  /// midpoints). `global_attributes` are written as text global attributes, e.g. the diffusion
+  /// configuration under ICON namelist names ("diffusion_nml:hdiff_order" -> "5"); they may replace
+  /// the title, institution, source, history, references and comment written by default, not
+  /// Conventions.
   ///
   /// Throws InvalidArgument for inconsistent heights (sizes, non-finite, not strictly
   /// decreasing), attribute names netCDF cannot store or "Conventions"; GridError if the grid
-  /// lacks coordinates or connectivity; GridFileError (naming the file) if it cannot be written.
+  /// lacks coordinates or connectivity; OutputFileError (naming `path`) if it cannot be written.
   UgridWriter(const std::string& path, const Grid& grid, std::vector<double> full_level_heights,
               std::vector<double> half_level_heights,
               const std::map<std::string, std::string>& global_attributes = {},
@@ -93,7 +97,7 @@ class UgridWriter {
   /// Appends one output time (seconds since options.time_reference). Diagnostics are ignored
   /// when write_diagnostics is off. Throws InvalidArgument for a missing prognostic field, a
   /// field of the wrong size, a non-finite time or one not after the previous step; Error if the
-  /// writer is closed; GridFileError if writing fails.
+  /// writer is closed; OutputFileError if writing fails.
   void write_step(double time_seconds, const UgridOutputFields& fields);
 
   /// The same from Views in any memory space (copied to the host). `diagnostics` may be null or

@@ -115,7 +115,8 @@ def icondiff_savepoints(icondiff: str, grid_file: str, outdir: Path, *, nlev: in
     outdir.mkdir(parents=True, exist_ok=True)
     cmd = [icondiff, "run", "--grid", grid_file, "--nlev", str(nlev), "--steps", str(step),
            "--savepoints", str(outdir), "--savepoint-step", str(step),
-           "--itype_sher", str(shear), "--l_zdiffu_t", "1" if zdiffu else "0", "--quiet", *extra]
+           "--itype_sher", str(shear), "--l_zdiffu_t", "1" if zdiffu else "0", "--quiet",
+           "--overwrite", *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")

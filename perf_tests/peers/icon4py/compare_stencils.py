@@ -434,7 +434,8 @@ def grid_cases(args, workdir: pathlib.Path, icondiff_cli: pathlib.Path | None) -
         if wanted is not None and name not in wanted:
             continue
         path = workdir / f"{name}.nc"
-        run_checked([str(icondiff_cli), "grid-info", "--grid", source, "--write", str(path)],
+        run_checked([str(icondiff_cli), "grid-info", "--grid", source, "--write", str(path),
+                     "--overwrite"],
                     f"icondiff grid-info --write ({source})")
         cases.append(GridCase(name, str(path), path, nlevs))
     return cases
