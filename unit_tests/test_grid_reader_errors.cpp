@@ -202,6 +202,21 @@ TEST(GridReaderErrors, BadGeometry) {
   expect_error(damaged("orientation", edits), "orientation_of_normal", 3, "expected +1 or -1");
 }
 
+TEST(GridReaderErrors, GeometryThatContradictsItself) {
+  // Wrong but finite, of the right sign: caught by comparing the geometry with itself.
+  test::NetcdfEdits edits;
+  edits.edit_values["orientation_of_normal"] = [](std::vector<double>& v) { v[1 * 8 + 5] *= -1; };
+  expect_error(damaged("flipped_orientation", edits), "orientation_of_normal", 5,
+               "primal normal points");
+  edits.edit_values.clear();
+  edits.edit_values["clat"] = [](std::vector<double>& v) { v[2] += 0.2 * (v[2] > 0 ? -1 : 1); };
+  edits.edit_values["clon"] = [](std::vector<double>& v) { v[2] += 1.2; };
+  expect_error(damaged("moved_centre", edits), "clon", 2, "outside the triangle");
+  edits.edit_values.clear();
+  edits.edit_values["cell_area"] = [](std::vector<double>& v) { v[7] *= 1.05; };
+  expect_error(damaged("area", edits), "cell_area", 7, "more than 1 % apart");
+}
+
 TEST(GridReaderErrors, BoundaryRowsOutOfOrder) {
   test::NetcdfEdits edits;
   edits.edit_values["refin_c_ctrl"] = [](std::vector<double>& v) {

@@ -1,3 +1,4 @@
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/grid_checks.hpp>
 
 #include <fmt/format.h>
@@ -192,6 +193,10 @@ void check_connectivity(const Grid& g) {
   }
 }
 
+namespace {
+void check_cell_geometry(const Grid& g);
+}
+
 void check_geometry(const Grid& g) {
   const index_t nc = g.num_cells, ne = g.num_edges, nv = g.num_vertices;
   check_finite("cell_lon", g.cell_lon, nc);
@@ -256,7 +261,66 @@ void check_geometry(const Grid& g) {
                fmt::format("slot {} is {}, expected {}", s, o,
                            present ? "+1 or -1" : "0 (no edge)"));
       }
+  check_cell_geometry(g);
 }
+
+namespace {
+
+/// The geometric consistency of cells: centre inside the triangle of its vertices, area of that
+/// spherical triangle, and the orientation of each edge's normal relative to the cell. These are
+/// what a wrong but finite grid gets wrong (a flipped orientation_of_normal in one cell, a centre
+/// moved away from its vertices) while every value stays finite and of the right sign.
+void check_cell_geometry(const Grid& g) {
+  const index_t nc = g.num_cells;
+  const bool have_vertices = !g.vertex_lon.empty() && !g.vertex_lat.empty();
+  const bool have_centres = !g.cell_lon.empty() && !g.cell_lat.empty();
+  if (!have_vertices || !have_centres) return;
+  const auto vertex = [&](index_t v) {
+    return sphere::to_cartesian(g.vertex_lon[v], g.vertex_lat[v]);
+  };
+  const double radius2 = g.sphere_radius * g.sphere_radius;
+  for (index_t c = 0; c < nc; ++c) {
+    const sphere::Vec3 a = vertex(g.c2v(c, 0)), b = vertex(g.c2v(c, 1)), d = vertex(g.c2v(c, 2));
+    const sphere::Vec3 centre = sphere::to_cartesian(g.cell_lon[c], g.cell_lat[c]);
+    // Inside: the centre is on the triangle's side of each of its three great circles.
+    const double whole = sphere::triple_product(a, b, d);
+    const double sides[3] = {sphere::triple_product(a, b, centre),
+                             sphere::triple_product(b, d, centre),
+                             sphere::triple_product(d, a, centre)};
+    for (int j = 0; j < 3; ++j)
+      if (sides[j] * (whole > 0 ? 1.0 : -1.0) < -0.1 * std::fabs(whole))
+        fail("cell_lon", c,
+             fmt::format("the cell centre ({:.6f}, {:.6f}) rad lies outside the triangle of its "
+                         "vertices {}, {}, {}",
+                         g.cell_lon[c], g.cell_lat[c], g.c2v(c, 0), g.c2v(c, 1), g.c2v(c, 2)));
+    if (!g.cell_area.empty()) {
+      const double expected = sphere::triangle_area(a, b, d) * radius2;
+      if (std::fabs(g.cell_area[c] - expected) > 0.01 * expected)
+        fail("cell_area", c,
+             fmt::format("is {:.6e} m2, but the spherical triangle of its vertices has {:.6e} m2 "
+                         "(more than 1 % apart)",
+                         g.cell_area[c], expected));
+    }
+    const bool have_normals = !g.cell_edge_orientation.empty() && !g.edge_lon.empty() &&
+                              !g.primal_normal_east.empty() && !g.primal_normal_north.empty();
+    if (!have_normals) continue;
+    for (int j = 0; j < 3; ++j) {
+      const index_t e = g.c2e(c, j);
+      const sphere::Vec3 midpoint = sphere::to_cartesian(g.edge_lon[e], g.edge_lat[e]);
+      const sphere::Vec3 normal = sphere::local_to_cartesian(
+          g.primal_normal_east[e], g.primal_normal_north[e], g.edge_lon[e], g.edge_lat[e]);
+      const double outward = sphere::dot(normal, midpoint - centre) > 0 ? 1.0 : -1.0;
+      if (g.cell_edge_orientation(c, j) != outward)
+        fail("cell_edge_orientation", c,
+             fmt::format("slot {} (edge {}) is {:+.0f}, but that edge's primal normal points {} "
+                         "the cell: expected {:+.0f}",
+                         j, e, g.cell_edge_orientation(c, j), outward > 0 ? "out of" : "into",
+                         outward));
+    }
+  }
+}
+
+}  // namespace
 
 void check_grid(const Grid& g) {
   check_connectivity(g);

@@ -164,16 +164,25 @@ touch plainfile
 expect_error 2 "not a directory" run "${small[@]}" --savepoints plainfile
 ls | grep -q "\.tmp\." && fail "a temporary output file was left behind: $(ls)"
 
-# ---- a run that goes non-finite stops at the first bad value ----
+# ---- a grid whose geometry contradicts itself is refused when read ----
 cp in.nc huge.nc
 /usr/bin/python3 - <<'PY' || fail "could not edit huge.nc"
 import netCDF4
 with netCDF4.Dataset("huge.nc", "a") as f:
     f["cell_area"][3] = 1e300
 PY
-out=$("$exe" run --grid huge.nc --nlev 12 --steps 3 --quiet --output huge_out.nc 2>&1)
+expect_error 2 "spherical triangle of its vertices" run --grid huge.nc --nlev 12 --steps 1
+
+# ---- a run that goes non-finite stops at the first bad value ----
+cp in.nc tiny_edge.nc
+/usr/bin/python3 - <<'PY' || fail "could not edit tiny_edge.nc"
+import netCDF4
+with netCDF4.Dataset("tiny_edge.nc", "a") as f:
+    f["edge_length"][5] = 1e-300  # positive and finite: read, then 1/length overflows
+PY
+out=$("$exe" run --grid tiny_edge.nc --nlev 12 --steps 3 --quiet --output huge_out.nc 2>&1)
 code=$?
-[ "$code" -ne 0 ] || fail "a run with cell_area 1e300 exited 0"
+[ "$code" -eq 2 ] || fail "a run that overflows exited $code, expected 2: $out"
 printf '%s' "$out" | grep -q "step 1: .* is not finite" || fail "no message naming the step and field: $out"
 printf '%s' "$out" | grep -q "level [0-9]* (1-based)" || fail "no level in the message: $out"
 [ -e huge_out.nc ] && fail "the stopped run left its output file"

@@ -33,7 +33,11 @@ class GridConsistencyError : public GridError {
 void check_connectivity(const Grid& grid);
 
 /// Checks the geometry that is present (empty vectors are skipped): finite coordinates, positive
-/// finite areas and lengths, unit normals, orientations of ±1. Throws GridConsistencyError.
+/// finite areas and lengths, unit normals, orientations of ±1; and that it agrees with itself:
+/// every cell centre lies inside its triangle (within 10 % of the triangle's size), every
+/// cell_area is the spherical triangle of its vertices (within 1 %), and every
+/// cell_edge_orientation (orientation_of_normal) is +1 exactly when the edge's primal normal
+/// points out of the cell. Throws GridConsistencyError naming the table, row and both values.
 void check_geometry(const Grid& grid);
 
 /// check_connectivity + check_geometry + derived tables present with the right shapes.
