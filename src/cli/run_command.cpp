@@ -4,6 +4,7 @@
 // the same run). Optional UGRID output, JSON timer report and savepoints of one call.
 #include "commands.hpp"
 #include "cpu_affinity.hpp"
+#include "memory_estimate.hpp"
 #include "output_paths.hpp"
 #include "ranks.hpp"
 #include "timer_report.hpp"
@@ -70,6 +71,7 @@ struct RunOptions {
   std::string partition;  ///< cell owners (one rank per line); empty: METIS
   bool quiet = false;
   bool overwrite = false;    ///< replace existing output files
+  std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
   bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
   // Vertical grid and topography (sleve_nml / nonhydrostatic_nml / nh_testcase_nml names).
   double top_height = 23000.0;
@@ -375,6 +377,8 @@ int run_driver(const RunOptions& o) {
   std::string source;
   // Options are the same on every rank, but a rank started with other arguments (MPMD) must not
   // leave the others waiting: every check is agreed on.
+  double memory_limit = 0;
+  std::string memory_limit_source;
   ranks.collectively([&] {
     config = resolved_config(o);
     strategy = parse_strategy(o.strategy);
@@ -398,6 +402,13 @@ int run_driver(const RunOptions& o) {
     if (!(o.w_noise >= 0 && o.w_noise <= 10))
       throw InvalidArgument(fmt::format("--w-noise {}: expected 0..10 m/s", o.w_noise));
     source = grid_source(o);
+    // A generated grid that cannot fit is refused before it is generated.
+    memory_limit =
+        o.max_memory.empty() ? available_memory_bytes() : parse_bytes("--max-memory", o.max_memory);
+    memory_limit_source =
+        o.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
+    if (const double cells = generated_cells(source); cells > 0)
+      check_memory("--generate " + o.generate, cells, o.nlev, memory_limit, memory_limit_source);
     // Every output path before any work: never over an input, never over an existing file
     // without --overwrite, in a folder that exists and is writable.
     const std::vector<std::string> inputs = {o.grid_file, o.partition};
@@ -419,7 +430,15 @@ int run_driver(const RunOptions& o) {
   // ---- Grid and inputs (the whole grid, on every rank) ----
   const auto t0 = std::chrono::steady_clock::now();
   Grid grid;
-  ranks.collectively([&] { grid = load_grid_source(source); });
+  if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
+    fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
+               source);
+  ranks.collectively([&] {
+    grid = load_grid_source(source);
+    // A grid file's size is known once it is read; its fields are not allocated yet.
+    if (generated_cells(source) < 0)
+      check_memory("--grid " + source, grid.num_cells, o.nlev, memory_limit, memory_limit_source);
+  });
   // Every rank must read the same grid (MPMD launches could give them different ones). Both
   // reductions run on every rank.
   const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
@@ -444,6 +463,8 @@ int run_driver(const RunOptions& o) {
                                        o.mount_height, o.mount_half_width, o.mount_lon, o.mount_lat)
                                  : TopographyConfig::flat();
   HostDiffusionInputs host;
+  if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
+    fmt::print("setup       geometry, coefficients, metrics ...\n");
   ranks.collectively([&] { host = compute_diffusion_inputs(std::move(grid), config, setup); });
   const auto& g = host.grid;
   const int nlev = host.metrics.vertical.num_levels();
@@ -732,6 +753,8 @@ Command add_run_command(CLI::App& app) {
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
                  "default: METIS k-way");
   app.add_flag("--quiet", o->quiet, "print only the timer table");
+  app.add_option("--max-memory", o->max_memory,
+                 "refuse a run estimated to need more (e.g. 8G); default: the available memory");
   app.add_flag("--overwrite", o->overwrite,
                "replace existing output files (--output, --timers, savepoints); never an input");
   app.add_flag("!--no-finite-check", o->finite_check,

@@ -164,6 +164,14 @@ touch plainfile
 expect_error 2 "not a directory" run "${small[@]}" --savepoints plainfile
 ls | grep -q "\.tmp\." && fail "a temporary output file was left behind: $(ls)"
 
+# ---- a run that cannot fit in memory is refused before it starts ----
+start=$(date +%s)
+expect_error 2 "needs about" run --generate R2B12
+[ $(($(date +%s) - start)) -le 10 ] || fail "refusing R2B12 took more than 10 s"
+expect_error 2 "more than the 100 MB of --max-memory" run --generate R2B4 --max-memory 100M
+expect_error 2 "positive size in bytes" run --generate R2B2 --max-memory 8X
+out=$("$exe" run "${small[@]}" --max-memory 2G 2>&1) || fail "run with --max-memory 2G failed: $out"
+
 # ---- a grid whose geometry contradicts itself is refused when read ----
 cp in.nc huge.nc
 /usr/bin/python3 - <<'PY' || fail "could not edit huge.nc"

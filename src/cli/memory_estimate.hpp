@@ -1,0 +1,36 @@
+// Whether a run fits in memory, decided before the grid is generated or the fields allocated:
+// a grid that cannot fit (`--generate R2B12`, R2B9 on a small node) is refused with the estimate
+// at once instead of running for minutes and failing (or being killed) later.
+#pragma once
+
+#include <string>
+
+namespace icondiff::cli {
+
+/// Peak memory of `icondiff run` on one process (bytes) for a grid of `cells` cells and `nlev`
+/// levels: the whole grid, the factories' host fields, the device copies and the granule's
+/// temporaries. A fit to peak resident sizes measured on this project's machines (R2B4, R2B5 x
+/// 20, 65 levels): 213 MB + cells x (2.7 kB + 400 B x nlev); decomposed runs hold the whole grid
+/// on every rank (the factories run globally), so this is per rank too.
+double estimated_run_bytes(double cells, int nlev);
+
+/// The cells of a generated grid source ("generate:RnBk[/...]": the whole global grid, which a
+/// cut-out is taken from); -1 for a file.
+double generated_cells(const std::string& source);
+
+/// MemAvailable of /proc/meminfo in bytes; 0 when unknown.
+double available_memory_bytes();
+
+/// "1.2 GB", "3.4 TB": bytes for messages.
+std::string format_bytes(double bytes);
+
+/// Parses "500M", "8G", "1.5T", "123456" (bytes; K/M/G/T are powers of 1000). Throws
+/// InvalidArgument naming `option` otherwise.
+double parse_bytes(const std::string& option, const std::string& text);
+
+/// Throws InvalidArgument when the estimate exceeds `limit` bytes (limit <= 0: no check), naming
+/// what was asked for and both numbers.
+void check_memory(const std::string& what, double cells, int nlev, double limit,
+                  const std::string& limit_source);
+
+}  // namespace icondiff::cli
