@@ -37,8 +37,10 @@
 #include <unistd.h>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <deque>
 #include <filesystem>
@@ -115,7 +117,15 @@ void add_namelist_options(CLI::App& app, RunOptions& o) {
     switch (field.kind) {
       case ConfigKind::Bool:
         slot.logical = value != 0.0;
-        option = app.add_option(name, slot.logical, help);
+        // ICON writes logicals as .TRUE. / .FALSE. (so does icondiff's own output): accepted
+        // beside true/false, 1/0, on/off, yes/no.
+        option = app.add_option(name, slot.logical, help)->transform([](std::string text) {
+          std::string upper = text;
+          for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+          if (upper == ".TRUE." || upper == ".T.") return std::string("true");
+          if (upper == ".FALSE." || upper == ".F.") return std::string("false");
+          return text;
+        });
         break;
       case ConfigKind::Enum:
       case ConfigKind::Int:
@@ -641,6 +651,8 @@ int run_driver(const RunOptions& o) {
         "step {:>4}/{:<4} t = {:>8.0f} s  {:>8.3f} ms   max|vn| = {:7.3f} m/s   max|w| = {:.3e} "
         "m/s\n",
         step, o.steps, step * o.dtime, ms, vn_max, w_max));
+    // A batch job killed at its wall time must still have the lines of the steps it finished.
+    if (ranks.root()) std::fflush(stdout);
     if (!o.output.empty() &&
         ((o.output_every > 0 && step % o.output_every == 0) || step == o.steps))
       write_output(step * o.dtime);
@@ -720,7 +732,9 @@ int run_driver(const RunOptions& o) {
 
 Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  app.add_option("--grid", o->grid_file, "ICON grid netCDF file (global or limited area)");
+  app.add_option("--grid", o->grid_file,
+                 "ICON grid netCDF file (global or limited area), or a generated source "
+                 "generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]");
   app.add_option("--generate", o->generate, "generate a global icosahedral grid RnBk")
       ->capture_default_str();
   app.add_flag("--lam", o->lam, "cut a limited-area grid out of the generated one");

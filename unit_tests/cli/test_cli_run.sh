@@ -132,6 +132,27 @@ expect_error 2 "does not exist" verify --in /no/such.nc --out /no/such2.nc
 expect_error 2 "not valid JSON" compare-timers timers.json config.toml
 expect_error 2 "cannot be opened" compare-timers timers.json /no/such.json
 
+# ---- ICON's logicals, stdout flushed per step when redirected ----
+out=$("$exe" run "${small[@]}" --l_zdiffu_t .FALSE. --lhdiff_temp .true. --timers logical.json 2>&1) ||
+  fail "--l_zdiffu_t .FALSE. was not accepted: $out"
+/usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open("logical.json"))["_metadata"]["config"]["nonhydrostatic_nml:l_zdiffu_t"] != ".FALSE.")' ||
+  fail ".FALSE. did not reach the configuration"
+# Redirected, stdout is block-buffered (4 kB): without a flush per step the file stays empty until
+# a whole block is full. Watch the file of a long run: its first content must be less than a
+# block and hold step 1 (then the run is killed, as a batch system would at its wall time).
+"$exe" run --generate R2B4 --nlev 65 --steps 400 >live.txt 2>&1 &
+pid=$!
+size=0
+for _ in $(seq 1 600); do
+  size=$(stat -c %s live.txt)
+  [ "$size" -gt 0 ] && break
+  sleep 0.2
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+{ [ "$size" -gt 0 ] && [ "$size" -lt 4096 ] && grep -q "^step    1/" live.txt; } ||
+  fail "the step lines are not flushed per step (first content: $size bytes): $(head -c 300 live.txt)"
+
 # ---- options out of range (issue 15) ----
 expect_error 2 "positive, finite time step" run --generate R2B2 --dtime inf
 expect_error 2 "hdiff_smag_fac" run --generate R2B2 --hdiff_smag_fac -1
