@@ -1,6 +1,7 @@
 // icondiff: the command-line driver. Errors end in one clear line and a non-zero exit code,
 // never a stack trace.
 #include "commands.hpp"
+#include "config_errors.hpp"
 #include "ranks.hpp"
 
 #include <icondiff/config.hpp>
@@ -70,7 +71,17 @@ int main(int argc, char* argv[]) {
         if (sub->parsed()) status = run();
     } catch (const CLI::ParseError& e) {
       // Every rank parses the same arguments; one prints.
-      if (ranks.root()) {
+      const CLI::Option* config = app.get_config_ptr();
+      const std::string config_path =
+          config != nullptr && config->count() > 0 ? config->as<std::string>() : std::string();
+      const std::string described =
+          config_path.empty() ? e.what()
+                              : icondiff::cli::describe_config_error(config_path, e.what());
+      if (ranks.root() && described != e.what()) {
+        // A configuration file's key or value: name the file and the line.
+        fmt::print(stderr, "icondiff: error: {}\n", described);
+        status = e.get_exit_code();
+      } else if (ranks.root()) {
         status = app.exit(e);
       } else {
         std::ostringstream quiet;

@@ -98,6 +98,15 @@ printf '[run]\nhdiff_efdt_ratio = 24\nitype_sher = 1\n' >config.toml
 printf 'hdiff_efdt_ratio = 24\n' >bad_config.toml
 expect_config_error=$("$exe" run "${small[@]}" --config bad_config.toml 2>&1 >/dev/null)
 [ $? -ne 0 ] || fail "a configuration key outside [run] was accepted silently"
+# Errors in a configuration file name the file, the line and the key.
+printf '[run]\nsteps = 2\nfoo = 3\n' >unknown_key.toml
+out=$("$exe" --config unknown_key.toml run --generate R2B2 --nlev 12 2>&1 >/dev/null)
+printf '%s' "$out" | grep -q "unknown_key.toml, line 3: unknown key 'foo' in \[run\]" ||
+  fail "an unknown key is not reported with file, line and key: $out"
+printf '[run]\n\nsteps = two\n' >bad_value.toml
+out=$("$exe" --config bad_value.toml run --generate R2B2 --nlev 12 2>&1 >/dev/null)
+printf '%s' "$out" | grep -q "bad_value.toml, line 3: 'steps = two'" ||
+  fail "a bad value is not reported with file, line and key: $out"
 
 # ---- limited area, fused and unfused ----
 for strategy in fused unfused; do
