@@ -22,6 +22,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 
 
 class PlotError(Exception):
@@ -153,12 +154,23 @@ def plot_field(args):
     except (OSError, RuntimeError) as error:
         raise PlotError(f"cannot read {args.file}: {error}")
     with ds:
+        # Only UGRID output files (icondiff run --output) carry a mesh to draw on; an ICON grid
+        # file has fields (cell_area, ...) but no mesh topology.
+        meshes = [v for v in ds.variables.values()
+                  if getattr(v, "cf_role", None) == "mesh_topology"]
+        if not meshes:
+            raise PlotError(f"{args.file} is not an icondiff UGRID output file (no mesh_topology "
+                            "variable): `field` draws the files of `icondiff run --output`")
         values, where = field_slice(ds, args.var, args.level, args.time)
         var = ds[args.var]
         location = getattr(var, "location", None)
         if location is None:
             location = "edge" if var.dimensions[-1] == "nedges" else "face"
-        mesh = ds[getattr(var, "mesh", "mesh")]
+        mesh_name = getattr(var, "mesh", None)
+        if mesh_name is None or mesh_name not in ds.variables:
+            raise PlotError(f"'{args.var}' in {args.file} is not a field on the mesh (no 'mesh' "
+                            "attribute naming one)")
+        mesh = ds[mesh_name]
         coordinates = (mesh.face_coordinates if location == "face" else
                        mesh.edge_coordinates if location == "edge" else mesh.node_coordinates)
         point_lon_name, point_lat_name = coordinates.split()
@@ -273,8 +285,12 @@ def read_timers(path, metric):
 def plot_timers(args):
     np = import_or_fail("numpy", "python3-numpy")
     plt = pyplot()
-    reports = [read_timers(args.file, args.metric)]
-    files = [args.file]
+    if len(args.file) > 2 or (len(args.file) == 2 and args.compare):
+        raise PlotError("timers draws one report, or two side by side (FILE [FILE] or --compare)")
+    reports = [read_timers(args.file[0], args.metric)]
+    files = [args.file[0]]
+    if len(args.file) == 2:
+        args.compare = args.file[1]
     if args.compare:
         reports.append(read_timers(args.compare, args.metric))
         files.append(args.compare)
@@ -327,8 +343,10 @@ def plot_timers(args):
     shown = ("grid", "nlev", "execution_space", "concurrency", "strategy", "date")
     details = ", ".join(f"{k} {metadata[k]}" for k in shown
                         if isinstance(metadata, dict) and k in metadata)
+    # Wrapped, so a long grid path or date does not run off the figure.
+    details = "\n".join(textwrap.wrap(details, 90))
     ax.set_title(args.title or f"{what} per timer" + (f"\n{details}" if details else ""),
-                 fontsize=10)
+                 fontsize=10, wrap=True)
     if m > 1:
         ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", alpha=0.3)
@@ -363,7 +381,8 @@ def main(argv):
     field.add_argument("-o", "--output", required=True, help="PNG (or PDF, SVG) to write")
 
     timers = sub.add_parser("timers", help="bar chart of per-timer median times")
-    timers.add_argument("file", help="timer report (bencher JSON)")
+    timers.add_argument("file", nargs="+",
+                        help="timer report (bencher JSON); a second one is drawn beside it")
     timers.add_argument("--compare", help="a second report, drawn beside the first")
     timers.add_argument("--labels", nargs="+", help="legend names of the reports")
     timers.add_argument("--metric", choices=["latency", "latency_total"], default="latency",

@@ -73,8 +73,9 @@ run field "$work/lam.nc" --var vn --level 2 --cmap RdBu_r -o "$work/lam_vn.png"
 run timers "$work/ours.json" -o "$work/timers.png"
 run timers "$work/ours.json" --compare "$work/openacc.json" --labels icondiff OpenACC \
   -o "$work/timers_compare.png"
+run timers "$work/ours.json" "$work/openacc.json" -o "$work/timers_two.png"  # the documented form
 
-for png in theta_v vn w lam_exner lam_vn timers timers_compare; do
+for png in theta_v vn w lam_exner lam_vn timers timers_compare timers_two; do
   file="$work/$png.png"
   size=$(stat -c %s "$file" 2>/dev/null || echo 0)
   if [ "$size" -lt 5000 ]; then
@@ -109,4 +110,10 @@ expect_failure "level 40 is out of range" field "$work/jw.nc" --var theta_v --le
 expect_failure "time index 5 is out of range" field "$work/jw.nc" --var theta_v --level 0 --time 5 -o "$work/x.png"
 expect_failure "no timers in common" timers "$work/ours.json" --compare <(echo '{"x": {"latency": {"value": 1}}}') -o "$work/x.png"
 expect_failure "cannot read" timers "$work/missing.json" -o "$work/x.png"
+expect_failure "one report, or two" timers "$work/ours.json" "$work/ours.json" "$work/ours.json" -o "$work/x.png"
+# An ICON grid file is not an output file: a message, not a traceback (even for one of its fields).
+grid_file=$(ls "$source_dir"/../shared/data/grids/*.nc 2>/dev/null | head -1)
+if [ -n "$grid_file" ]; then
+  expect_failure "not an icondiff UGRID output file" field "$grid_file" --var cell_area -o "$work/x.png"
+fi
 echo "all plots written"
