@@ -243,6 +243,16 @@ contains
     end if
   end subroutine make_inputs
 
+  !> The optional diagnostics hdef_ic, div_ic, dwdx, dwdy (nproma, nlev + 1), zero, padded.
+  subroutine make_diagnostics()
+    allocate (hdef_ic(nproma, nlev + 1), div_ic(nproma, nlev + 1), dwdx(nproma, nlev + 1), &
+              dwdy(nproma, nlev + 1))
+    call fill_d('hdef_ic', hdef_ic, nlev + 1)
+    call fill_d('div_ic', div_ic, nlev + 1)
+    call fill_d('dwdx', dwdx, nlev + 1)
+    call fill_d('dwdy', dwdy, nlev + 1)
+  end subroutine make_diagnostics
+
   subroutine make_state(w_, vn_, exner_, theta_v_, rho_)
     real(c_double), allocatable, intent(inout) :: w_(:, :), vn_(:, :), exner_(:, :), &
                                                   theta_v_(:, :), rho_(:, :)

@@ -53,12 +53,7 @@ program test_fortran_granule
     nv, ' vertices, ', nlev, ' levels, nproma ', nproma, ', zd list ', nzd
 
   call make_state(w, vn, exner, theta_v, rho)
-  allocate (hdef_ic(nproma, nlev + 1), div_ic(nproma, nlev + 1), dwdx(nproma, nlev + 1), &
-            dwdy(nproma, nlev + 1))
-  call fill_d('hdef_ic', hdef_ic, nlev + 1)
-  call fill_d('div_ic', div_ic, nlev + 1)
-  call fill_d('dwdx', dwdx, nlev + 1)
-  call fill_d('dwdy', dwdy, nlev + 1)
+  call make_diagnostics()
 
   ! ---- 1. ICON4Py's drop-in module -------------------------------------------------------------
   call diffusion_run(w, vn, exner, theta_v, rho, hdef_ic, div_ic, dwdx, dwdy, dtime, &

@@ -82,12 +82,7 @@ program bench_fortran_call
 
   call open_case(source, levels)
   call make_state(w, vn, exner, theta_v, rho)
-  allocate (hdef_ic(nproma, nlev + 1), div_ic(nproma, nlev + 1), dwdx(nproma, nlev + 1), &
-            dwdy(nproma, nlev + 1))
-  call fill_d('hdef_ic', hdef_ic, nlev + 1)
-  call fill_d('div_ic', div_ic, nlev + 1)
-  call fill_d('dwdx', dwdx, nlev + 1)
-  call fill_d('dwdy', dwdy, nlev + 1)
+  call make_diagnostics()
 
   t0 = wall_seconds()
   call call_grid_init(c2e, rc)

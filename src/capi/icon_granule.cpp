@@ -668,28 +668,37 @@ void check_run_arguments(const icondiff_diffusion& d, const icondiff_run_args& a
     throw InvalidArgument(fmt::format("{}: dtime = {} must be positive", f, a.dtime));
 }
 
-void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+/// The run arguments' checks, agreed over the ranks of a decomposed grid: one MPI_Allreduce per
+/// call, so that an argument error on one rank stops every rank before the halo exchanges
+/// instead of leaving the others waiting in them.
+void check_run_arguments_on_every_rank(const icondiff_diffusion& d, const icondiff_run_args& a) {
 #if ICONDIFF_HAVE_MPI
-  // Decomposed: one MPI_Allreduce per call so that an argument error on one rank stops every
-  // rank before the halo exchanges, instead of leaving the others waiting in them.
-  if (d.comm != MPI_COMM_NULL)
-    collectively(d.comm, [&] { check_run_arguments(d, a); });
-  else
+  if (d.comm != MPI_COMM_NULL) return collectively(d.comm, [&] { check_run_arguments(d, a); });
 #endif
-    check_run_arguments(d, a);
-  const auto nc = static_cast<long>(d.inputs.grid.num_cells);
-  const auto ne = static_cast<long>(d.inputs.grid.num_edges);
-  const long nlev = d.inputs.num_levels();
+  check_run_arguments(d, a);
+}
+
+/// The caller's vn, w, theta_v and exner as unmanaged Views, in place (checked arguments).
+DiffusionPrognosticState<M> prognostic_in_place(const icondiff_diffusion& d,
+                                                const icondiff_run_args& a) {
+  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
+  const auto edges = static_cast<std::size_t>(d.inputs.grid.num_edges);
+  const auto nlev = static_cast<std::size_t>(d.inputs.num_levels());
+  DiffusionPrognosticState<M> prognostic;
+  prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, nlev);
+  prognostic.w = wrap_in_place<wp, M>(a.w, cells, nlev + 1);
+  prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, nlev);
+  prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, nlev);
+  return prognostic;
+}
+
+void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+  check_run_arguments_on_every_rank(d, a);
+  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
+  const auto halfl = static_cast<std::size_t>(d.inputs.num_levels()) + 1;
   const bool hdef = a.hdef_ic.data != nullptr, div = a.div_ic.data != nullptr;
   const bool dwdx = a.dwdx.data != nullptr, dwdy = a.dwdy.data != nullptr;
-
-  const auto cells = static_cast<std::size_t>(nc), edges = static_cast<std::size_t>(ne);
-  const auto full = static_cast<std::size_t>(nlev), halfl = full + 1;
-  DiffusionPrognosticState<M> prognostic;
-  prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, full);
-  prognostic.w = wrap_in_place<wp, M>(a.w, cells, halfl);
-  prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, full);
-  prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, full);
+  const DiffusionPrognosticState<M> prognostic = prognostic_in_place(d, a);
   DiffusionDiagnosticState<M> diagnostic;
   if (!(hdef && div && dwdx && dwdy)) diagnostic = own_diagnostics(d);
   if (hdef) diagnostic.hdef_ic = wrap_in_place<vp, M>(a.hdef_ic, cells, halfl);
@@ -716,29 +725,10 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
 }
 
 void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
-  const auto exchange = [&] {
-    check_run_arguments(d, a);
-    const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
-    const auto edges = static_cast<std::size_t>(d.inputs.grid.num_edges);
-    const auto nlev = static_cast<std::size_t>(d.inputs.num_levels());
-    DiffusionPrognosticState<M> prognostic;
-    prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, nlev);
-    prognostic.w = wrap_in_place<wp, M>(a.w, cells, nlev + 1);
-    prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, nlev);
-    prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, nlev);
-    return prognostic;
-  };
-#if ICONDIFF_HAVE_MPI
-  if (d.comm != MPI_COMM_NULL) {
-    DiffusionPrognosticState<M> prognostic;
-    collectively(d.comm, [&] { prognostic = exchange(); });
-    const Space space;
-    d.granule->exchange_prognostic_halos(space, prognostic);
-    compat::fence(space, "icondiff::capi::exchange_halos");
-    return;
-  }
-#endif
-  exchange();  // one rank: checks only
+  check_run_arguments_on_every_rank(d, a);
+  const Space space;
+  d.granule->exchange_prognostic_halos(space, prognostic_in_place(d, a));  // one rank: nothing
+  compat::fence(space, "icondiff::capi::exchange_halos");
 }
 
 }  // namespace

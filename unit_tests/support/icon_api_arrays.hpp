@@ -177,6 +177,17 @@ struct IconArrays {
   int compare(const char* name, const icondiff_array& a) const {
     return icon_case_compare(name, static_cast<const double*>(a.data), a.size[0], a.size[1]);
   }
+  /// Expects every output of `run` to equal the C++ reference bit for bit (icon_case_compare).
+  void expect_outputs_equal_reference() const {
+    EXPECT_EQ(compare("vn", run.vn), 0);
+    EXPECT_EQ(compare("w", run.w), 0);
+    EXPECT_EQ(compare("theta_v", run.theta_v), 0);
+    EXPECT_EQ(compare("exner", run.exner), 0);
+    EXPECT_EQ(compare("hdef_ic", run.hdef_ic), 0);
+    EXPECT_EQ(compare("div_ic", run.div_ic), 0);
+    EXPECT_EQ(compare("dwdx", run.dwdx), 0);
+    EXPECT_EQ(compare("dwdy", run.dwdy), 0);
+  }
 };
 
 struct Handles {
