@@ -39,7 +39,7 @@ BENCHMARK(bench_generate_r2bk_unoptimised)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-const bool r2b7_registered = [] {
+[[maybe_unused]] const bool r2b7_registered = [] {
   const char* on = std::getenv("ICONDIFF_BENCH_R2B7");
   if (on != nullptr && std::string(on) == "1") {
     benchmark::RegisterBenchmark("bench_generate_r2bk", bench_generate_r2bk)

@@ -49,7 +49,7 @@ double flat(index_t) {
 // -----------------------------------------------------------------------------
 
 TEST(JablonowskiWilliamson, JetMaximumIsU0AtEta0And45Degrees) {
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   EXPECT_DOUBLE_EQ(jw::eta_v(c.eta0, c), 0.0);
   EXPECT_NEAR(jw::zonal_wind(c.eta0, 45.0 * deg, c), 35.0, 1e-12);
   EXPECT_NEAR(jw::zonal_wind(c.eta0, -45.0 * deg, c), 35.0, 1e-12);
@@ -68,7 +68,7 @@ TEST(JablonowskiWilliamson, JetMaximumIsU0AtEta0And45Degrees) {
 }
 
 TEST(JablonowskiWilliamson, MeanProfiles) {
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   const double exponent = jw::rd * 0.005 / jw::grav;  // R_d Γ / g
   EXPECT_DOUBLE_EQ(jw::mean_temperature(1.0, c), 288.0);
   EXPECT_NEAR(jw::mean_geopotential(1.0, c), 0.0, 1e-9);
@@ -88,7 +88,7 @@ TEST(JablonowskiWilliamson, MeanProfiles) {
 
 TEST(JablonowskiWilliamson, HydrostaticBalance) {
   // dΦ/dη = −R_d T / η: T (eq. 6) and Φ (eq. 9) are coded separately, so this checks both.
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   for (double eta : {0.02, 0.1, 0.19, 0.21, 0.252, 0.5, 0.8, 0.99})
     for (double lat : {-80.0, -45.0, 0.0, 20.0, 45.0, 60.0}) {
       const double h = 1e-6 * eta;
@@ -103,7 +103,7 @@ TEST(JablonowskiWilliamson, HydrostaticBalance) {
 TEST(JablonowskiWilliamson, GradientWindBalance) {
   // JW06 build Φ from u by the gradient-wind balance on η surfaces (p_s is constant):
   // (2Ω sin φ + u tan φ / a) u = −(1/a) ∂Φ/∂φ.
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   for (double eta : {0.1, 0.252, 0.5, 0.9})
     for (double lat : {-70.0, -45.0, -10.0, 15.0, 45.0, 70.0}) {
       const double phi = lat * deg, h = 1e-6;
@@ -117,7 +117,7 @@ TEST(JablonowskiWilliamson, GradientWindBalance) {
 }
 
 TEST(JablonowskiWilliamson, Perturbation) {
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   EXPECT_DOUBLE_EQ(jw::zonal_wind_perturbation(20.0 * deg, 40.0 * deg, c), 1.0);
   // At r = R = a/10, i.e. 0.1 rad of great circle due north of the centre: u_p / e.
   EXPECT_NEAR(jw::zonal_wind_perturbation(20.0 * deg, 40.0 * deg + 0.1, c), std::exp(-1.0), 1e-12);
@@ -128,7 +128,7 @@ TEST(JablonowskiWilliamson, Perturbation) {
 }
 
 TEST(JablonowskiWilliamson, SolveEtaInvertsTheGeopotential) {
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   for (double eta : {0.005, 0.05, 0.2, 0.252, 0.6, 1.0, 1.02})
     for (double lat : {-89.0, -30.0, 0.0, 45.0, 89.9}) {
       const double phi = jw::geopotential(eta, lat * deg, c, a_earth);
@@ -195,7 +195,7 @@ TEST_F(InitialStateOnGrid, ThermodynamicsFollowFromEta) {
   const int nlev = 30;
   HostTable<double> z_ifc, z_mc;
   make_heights(g, nlev, 30000.0, flat, z_ifc, z_mc);
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   const InitialState s = jablonowski_williamson_state(g, z_ifc, z_mc, c);
   const std::size_t nc = static_cast<std::size_t>(g.num_cells);
   ASSERT_EQ(s.num_cells, g.num_cells);
@@ -247,7 +247,7 @@ TEST_F(InitialStateOnGrid, ThermodynamicsFollowFromEta) {
 
 TEST_F(InitialStateOnGrid, SurfacePressureIsPsOnJwTopography) {
   const Grid& g = *grid_;
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   HostTable<double> z_ifc, z_mc;
   make_heights(
       g, 8, 25000.0,
@@ -264,7 +264,7 @@ TEST_F(InitialStateOnGrid, VnIsTheProjectedAnalyticWind) {
   const int nlev = 12;
   HostTable<double> z_ifc, z_mc;
   make_heights(g, nlev, 24000.0, flat, z_ifc, z_mc);
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   const InitialState s = jablonowski_williamson_state(g, z_ifc, z_mc, c);
   const std::size_t ne = static_cast<std::size_t>(g.num_edges);
   ASSERT_EQ(s.vn.size(), ne * nlev);
@@ -455,7 +455,7 @@ TEST(InitialStateOtherGrids, LimitedAreaAndOctahedron) {
   make_heights(lam, 5, 20000.0, flat, z_ifc, z_mc);
   const InitialState s = jablonowski_williamson_state(lam, z_ifc, z_mc);
   const std::size_t ne = static_cast<std::size_t>(lam.num_edges);
-  const JablonowskiWilliamsonConfig c;
+  const JablonowskiWilliamsonConfig c{};
   std::size_t boundary_edges = 0;
   for (std::size_t e = 0; e < ne; ++e) {
     if (lam.e2c(e, 1) != missing_index) continue;

@@ -33,11 +33,13 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace icondiff::capi {
@@ -306,30 +308,33 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
 
   // Geometry: the edge and cell fields the granule reads are copied; the others ICON4Py takes
   // (f_e, centres, normals at cells, primal normals) are checked and not needed by diffusion.
-  for (const auto& [array, name] : {std::pair{&a.tangent_orientation, "tangent_orientation"},
-                                    {&a.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"},
-                                    {&a.inv_dual_edge_length, "inv_dual_edge_length"},
-                                    {&a.inv_vert_vert_length, "inv_vert_vert_length"},
-                                    {&a.edge_areas, "edge_areas"},
-                                    {&a.f_e, "f_e"},
-                                    {&a.edge_center_lat, "edge_center_lat"},
-                                    {&a.edge_center_lon, "edge_center_lon"},
-                                    {&a.primal_normal_x, "primal_normal_x"},
-                                    {&a.primal_normal_y, "primal_normal_y"}})
+  // (Spelled-out element type: nvcc 11.8 cannot deduce a braced list of pairs in a range-for.)
+  using NamedArrays = std::initializer_list<std::pair<const icondiff_array*, const char*>>;
+  for (const auto& [array, name] :
+       NamedArrays{{&a.tangent_orientation, "tangent_orientation"},
+                   {&a.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"},
+                   {&a.inv_dual_edge_length, "inv_dual_edge_length"},
+                   {&a.inv_vert_vert_length, "inv_vert_vert_length"},
+                   {&a.edge_areas, "edge_areas"},
+                   {&a.f_e, "f_e"},
+                   {&a.edge_center_lat, "edge_center_lat"},
+                   {&a.edge_center_lon, "edge_center_lon"},
+                   {&a.primal_normal_x, "primal_normal_x"},
+                   {&a.primal_normal_y, "primal_normal_y"}})
     check_array(*array, f, name, {at_least(ne, "num_edges")});
-  for (const auto& [array, name] : {std::pair{&a.primal_normal_vert_x, "primal_normal_vert_x"},
-                                    {&a.primal_normal_vert_y, "primal_normal_vert_y"},
-                                    {&a.dual_normal_vert_x, "dual_normal_vert_x"},
-                                    {&a.dual_normal_vert_y, "dual_normal_vert_y"}})
+  for (const auto& [array, name] : NamedArrays{{&a.primal_normal_vert_x, "primal_normal_vert_x"},
+                                               {&a.primal_normal_vert_y, "primal_normal_vert_y"},
+                                               {&a.dual_normal_vert_x, "dual_normal_vert_x"},
+                                               {&a.dual_normal_vert_y, "dual_normal_vert_y"}})
     check_array(*array, f, name, {at_least(ne, "num_edges"), exactly(4, "E2C2V neighbours")});
-  for (const auto& [array, name] : {std::pair{&a.primal_normal_cell_x, "primal_normal_cell_x"},
-                                    {&a.primal_normal_cell_y, "primal_normal_cell_y"},
-                                    {&a.dual_normal_cell_x, "dual_normal_cell_x"},
-                                    {&a.dual_normal_cell_y, "dual_normal_cell_y"}})
+  for (const auto& [array, name] : NamedArrays{{&a.primal_normal_cell_x, "primal_normal_cell_x"},
+                                               {&a.primal_normal_cell_y, "primal_normal_cell_y"},
+                                               {&a.dual_normal_cell_x, "dual_normal_cell_x"},
+                                               {&a.dual_normal_cell_y, "dual_normal_cell_y"}})
     check_array(*array, f, name, {at_least(ne, "num_edges"), exactly(2, "E2C neighbours")});
-  for (const auto& [array, name] : {std::pair{&a.cell_center_lat, "cell_center_lat"},
-                                    {&a.cell_center_lon, "cell_center_lon"},
-                                    {&a.cell_areas, "cell_areas"}})
+  for (const auto& [array, name] : NamedArrays{{&a.cell_center_lat, "cell_center_lat"},
+                                               {&a.cell_center_lon, "cell_center_lon"},
+                                               {&a.cell_areas, "cell_areas"}})
     check_array(*array, f, name, {at_least(nc, "num_cells")});
 
   handle->device = DeviceGrid<M>(handle->grid);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct IconArrays {
   icondiff_icon_grid_args grid{};
   icondiff_diffusion_args diffusion{};
   icondiff_run_args run{};
+  // Spelled-out element types: nvcc 11.8 cannot deduce a braced list of pairs in a range-for.
+  using NamedArrays = std::initializer_list<std::pair<icondiff_array*, const char*>>;
+  using NamedReals = std::initializer_list<std::pair<double*, const char*>>;
 
   icondiff_array ints_of(const char* name, int ld, int cols) {
     ints.emplace_back(static_cast<std::size_t>(ld) * cols);
@@ -77,29 +81,30 @@ struct IconArrays {
     g.c_glb_index = index_array("c_glb_index", nproma);
     g.e_glb_index = index_array("e_glb_index", nproma);
     g.v_glb_index = index_array("v_glb_index", nproma);
-    for (auto [field, name] : {std::pair{&g.tangent_orientation, "tangent_orientation"},
-                               {&g.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"},
-                               {&g.inv_dual_edge_length, "inv_dual_edge_length"},
-                               {&g.inv_vert_vert_length, "inv_vert_vert_length"},
-                               {&g.edge_areas, "edge_areas"},
-                               {&g.f_e, "f_e"},
-                               {&g.cell_center_lat, "cell_center_lat"},
-                               {&g.cell_center_lon, "cell_center_lon"},
-                               {&g.cell_areas, "cell_areas"},
-                               {&g.edge_center_lat, "edge_center_lat"},
-                               {&g.edge_center_lon, "edge_center_lon"},
-                               {&g.primal_normal_x, "primal_normal_x"},
-                               {&g.primal_normal_y, "primal_normal_y"}})
+    for (auto [field, name] :
+         NamedArrays{{&g.tangent_orientation, "tangent_orientation"},
+                     {&g.inverse_primal_edge_lengths, "inverse_primal_edge_lengths"},
+                     {&g.inv_dual_edge_length, "inv_dual_edge_length"},
+                     {&g.inv_vert_vert_length, "inv_vert_vert_length"},
+                     {&g.edge_areas, "edge_areas"},
+                     {&g.f_e, "f_e"},
+                     {&g.cell_center_lat, "cell_center_lat"},
+                     {&g.cell_center_lon, "cell_center_lon"},
+                     {&g.cell_areas, "cell_areas"},
+                     {&g.edge_center_lat, "edge_center_lat"},
+                     {&g.edge_center_lon, "edge_center_lon"},
+                     {&g.primal_normal_x, "primal_normal_x"},
+                     {&g.primal_normal_y, "primal_normal_y"}})
       *field = vector_of(name, nproma);
-    for (auto [field, name] : {std::pair{&g.primal_normal_vert_x, "primal_normal_vert_x"},
-                               {&g.primal_normal_vert_y, "primal_normal_vert_y"},
-                               {&g.dual_normal_vert_x, "dual_normal_vert_x"},
-                               {&g.dual_normal_vert_y, "dual_normal_vert_y"}})
+    for (auto [field, name] : NamedArrays{{&g.primal_normal_vert_x, "primal_normal_vert_x"},
+                                          {&g.primal_normal_vert_y, "primal_normal_vert_y"},
+                                          {&g.dual_normal_vert_x, "dual_normal_vert_x"},
+                                          {&g.dual_normal_vert_y, "dual_normal_vert_y"}})
       *field = doubles_of(name, nproma, 4);
-    for (auto [field, name] : {std::pair{&g.primal_normal_cell_x, "primal_normal_cell_x"},
-                               {&g.primal_normal_cell_y, "primal_normal_cell_y"},
-                               {&g.dual_normal_cell_x, "dual_normal_cell_x"},
-                               {&g.dual_normal_cell_y, "dual_normal_cell_y"}})
+    for (auto [field, name] : NamedArrays{{&g.primal_normal_cell_x, "primal_normal_cell_x"},
+                                          {&g.primal_normal_cell_y, "primal_normal_cell_y"},
+                                          {&g.dual_normal_cell_x, "dual_normal_cell_x"},
+                                          {&g.dual_normal_cell_y, "dual_normal_cell_y"}})
       *field = doubles_of(name, nproma, 2);
     g.vct_a = vector_of("vct_a", nlev + 1);
     g.lowest_layer_thickness = icon_case_real("lowest_layer_thickness");
@@ -142,19 +147,20 @@ struct IconArrays {
     d.zdiffu_t = static_cast<unsigned char>(icon_case_int("zdiffu_t"));
     d.type_t_diffu = icon_case_int("type_t_diffu");
     d.type_vn_diffu = icon_case_int("type_vn_diffu");
-    for (auto [field, name] : {std::pair{&d.hdiff_efdt_ratio, "hdiff_efdt_ratio"},
-                               {&d.hdiff_w_efdt_ratio, "hdiff_w_efdt_ratio"},
-                               {&d.smagorinski_scaling_factor, "smagorinski_scaling_factor"},
-                               {&d.smagorinski_scaling_factor2, "smagorinski_scaling_factor2"},
-                               {&d.smagorinski_scaling_factor3, "smagorinski_scaling_factor3"},
-                               {&d.smagorinski_scaling_factor4, "smagorinski_scaling_factor4"},
-                               {&d.smagorinski_scaling_height, "smagorinski_scaling_height"},
-                               {&d.smagorinski_scaling_height2, "smagorinski_scaling_height2"},
-                               {&d.smagorinski_scaling_height3, "smagorinski_scaling_height3"},
-                               {&d.smagorinski_scaling_height4, "smagorinski_scaling_height4"},
-                               {&d.denom_diffu_v, "denom_diffu_v"},
-                               {&d.nudge_max_coeff, "nudge_max_coeff"},
-                               {&d.a_hshr, "a_hshr"}})
+    for (auto [field, name] :
+         NamedReals{{&d.hdiff_efdt_ratio, "hdiff_efdt_ratio"},
+                    {&d.hdiff_w_efdt_ratio, "hdiff_w_efdt_ratio"},
+                    {&d.smagorinski_scaling_factor, "smagorinski_scaling_factor"},
+                    {&d.smagorinski_scaling_factor2, "smagorinski_scaling_factor2"},
+                    {&d.smagorinski_scaling_factor3, "smagorinski_scaling_factor3"},
+                    {&d.smagorinski_scaling_factor4, "smagorinski_scaling_factor4"},
+                    {&d.smagorinski_scaling_height, "smagorinski_scaling_height"},
+                    {&d.smagorinski_scaling_height2, "smagorinski_scaling_height2"},
+                    {&d.smagorinski_scaling_height3, "smagorinski_scaling_height3"},
+                    {&d.smagorinski_scaling_height4, "smagorinski_scaling_height4"},
+                    {&d.denom_diffu_v, "denom_diffu_v"},
+                    {&d.nudge_max_coeff, "nudge_max_coeff"},
+                    {&d.a_hshr, "a_hshr"}})
       *field = icon_case_real(name);
     d.hdiff_temp = static_cast<unsigned char>(icon_case_int("hdiff_temp"));
     d.itype_sher = icon_case_int("itype_sher");

@@ -25,6 +25,26 @@ struct NonFiniteValue {
   double value = 0.0;
 };
 
+namespace detail {
+/// The level-major linear index k * points + i of the first non-finite value of a (point, level)
+/// field (the lowest level first, then the lowest point on it), or points * levels if none.
+/// A function of its own, not a generic lambda: CUDA forbids device lambdas inside those.
+template <class ExecSpace, class View>
+long first_non_finite_index(const ExecSpace& space, const View& view) {
+  const auto points = static_cast<long>(view.extent(0));
+  const auto levels = static_cast<long>(view.extent(1));
+  long first = points * levels;
+  Kokkos::parallel_reduce(
+      "icondiff::checks::non_finite", Kokkos::RangePolicy<ExecSpace>(space, 0, points * levels),
+      KOKKOS_LAMBDA(const long n, long& lowest) {
+        const long i = n % points, k = n / points;
+        if (!compat::isfinite(view(i, k)) && n < lowest) lowest = n;
+      },
+      Kokkos::Min<long>(first));
+  return first;
+}
+}  // namespace detail
+
 /// The first (lowest point, then lowest level, field by field in list order) non-finite value of
 /// `state`, or none. Fences `space`.
 template <class ExecSpace, class MemorySpace>
@@ -35,19 +55,8 @@ std::optional<NonFiniteValue> find_non_finite(const ExecSpace& space,
       [&](const FieldSpec& spec, const auto& view) {
         if (found || view.size() == 0) return;
         const auto points = static_cast<long>(view.extent(0));
-        const auto levels = static_cast<long>(view.extent(1));
-        long first = points * levels;
-        // Level-major linear index k * points + i, minimised: the lowest level first, then the
-        // lowest point on it.
-        Kokkos::parallel_reduce(
-            "icondiff::checks::non_finite",
-            Kokkos::RangePolicy<ExecSpace>(space, 0, points * levels),
-            KOKKOS_LAMBDA(const long n, long& lowest) {
-              const long i = n % points, k = n / points;
-              if (!compat::isfinite(view(i, k)) && n < lowest) lowest = n;
-            },
-            Kokkos::Min<long>(first));
-        if (first >= points * levels) return;
+        const long first = detail::first_non_finite_index(space, view);
+        if (first >= points * static_cast<long>(view.extent(1))) return;
         const long i = first % points, k = first / points;
         double value = 0.0;
         Kokkos::deep_copy(space, Kokkos::View<double, Kokkos::HostSpace>(&value),
