@@ -16,6 +16,17 @@
 #   Kokkos_ROOT          use this Kokkos installation instead of building one
 #   KokkosKernels_ROOT   use this Kokkos Kernels installation (default: Kokkos_ROOT)
 #   ICONDIFF_SKIP_APT=1  do not touch system packages (report what is missing and go on)
+#   ICONDIFF_KOKKOS_VARIANT  which Kokkos to build (each cached under its own key):
+#       openmp       (default) Serial + OpenMP, Release
+#       boundscheck  Serial + OpenMP with Kokkos_ENABLE_DEBUG + Kokkos_ENABLE_DEBUG_BOUNDS_CHECK
+#                    (every View access checked; for the sanitizer/bounds-check CI gate)
+#       cuda         Serial + OpenMP + CUDA (Debian's nvidia-cuda-toolkit 11.8 from bookworm's
+#                    non-free component, host compiler g++-11, sm_80); compiler: nvcc_wrapper.
+#                    Debian's CUDA must be the only one visible (scripts/ci_backends.sh hides
+#                    a CUDA in /usr/local).
+#       hip          Serial + OpenMP + HIP (Debian's hipcc 5.2.3, gfx908); compiler: hipcc
+#     For cuda and hip it also exports ICONDIFF_CXX (the compiler to configure icondiff with) and,
+#     for cuda, NVCC_WRAPPER_DEFAULT_COMPILER.
 set -euo pipefail
 
 log() { echo "[bootstrap] $*" >&2; }
@@ -39,6 +50,25 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo
 )
+
+variant=${ICONDIFF_KOKKOS_VARIANT:-openmp}
+case "$variant" in
+  openmp | boundscheck) ;;
+  cuda) packages+=(nvidia-cuda-toolkit g++-11) ;;
+  hip) packages+=(hipcc libomp-15-dev) ;;
+  *) die "ICONDIFF_KOKKOS_VARIANT=$variant: expected openmp, boundscheck, cuda or hip" ;;
+esac
+
+# CUDA lives in bookworm's non-free component: add a sources entry for it (only when asked for).
+ensure_non_free_sources() {
+  local f=/etc/apt/sources.list.d/icondiff-debian-non-free.sources
+  [ -f "$f" ] && return 0
+  log "adding bookworm's contrib/non-free components ($f) for nvidia-cuda-toolkit"
+  printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+    'Suites: bookworm bookworm-updates' 'Components: contrib non-free' \
+    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' | "${sudo_cmd[@]}" tee "$f" >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get update -q >&2
+}
 
 missing_packages() {
   local p status
@@ -65,6 +95,7 @@ if [ ${#missing[@]} -gt 0 ]; then
       fi
     fi
     log "installing Debian packages: ${missing[*]}"
+    if [ "$variant" = cuda ]; then ensure_non_free_sources; fi
     apt_install() {
       DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
     }
@@ -111,16 +142,44 @@ kernels_options=(
   -DKokkosKernels_ENABLE_TESTS=OFF
   -DKokkosKernels_ENABLE_EXAMPLES=OFF
 )
-compiler_id=$(c++ --version | head -n 1)
+# Per variant: extra options, the compiler Kokkos (and then icondiff) is built with.
+kokkos_cxx=c++
+export_cxx=
+case "$variant" in
+  boundscheck)
+    kokkos_options+=(-DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON)
+    ;;
+  cuda)
+    kokkos_options+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON)
+    # Kokkos Kernels 3.4 turns on cuBLAS/cuSPARSE when CUDA is on; icondiff needs neither.
+    kernels_options+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
+    # nvcc 11.8 rejects GCC 12 as its host compiler.
+    export NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
+    nvcc_version=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+    [ "$nvcc_version" = 11.8 ] || die "ICONDIFF_KOKKOS_VARIANT=cuda needs Debian's nvcc 11.8 first on PATH; found '${nvcc_version:-no nvcc}' ($(command -v nvcc || true)). Hide other CUDA installations (see scripts/ci_backends.sh)."
+    [ ! -e /usr/local/include/cuda.h ] || die "/usr/local/include/cuda.h (another CUDA) would shadow Debian's CUDA 11.8 headers; hide /usr/local/include (see scripts/ci_backends.sh)"
+    ;;
+  hip)
+    kokkos_options+=(-DKokkos_ENABLE_HIP=ON -DKokkos_ARCH_VEGA908=ON)
+    kokkos_cxx=hipcc
+    ;;
+esac
+case "$variant" in
+  cuda) compiler_id="$(g++-11 --version | head -n 1); nvcc $nvcc_version" ;;
+  hip) compiler_id="hipcc $(dpkg-query -W -f='${Version}' hipcc)" ;;
+  *) compiler_id=$(c++ --version | head -n 1) ;;
+esac
 key=$(printf '%s\n' "$KOKKOS_VERSION" "${kokkos_options[@]}" "${kernels_options[@]}" "$compiler_id" |
   sha256sum | cut -c1-12)
-prefix="$cache_root/kokkos-$KOKKOS_VERSION-openmp-$key"
+prefix="$cache_root/kokkos-$KOKKOS_VERSION-$variant-$key"
+[ "$variant" = cuda ] && kokkos_cxx="$prefix/bin/nvcc_wrapper"
+[ "$variant" = openmp ] || [ "$variant" = boundscheck ] || export_cxx=$kokkos_cxx
 stamp="$prefix/.icondiff-bootstrap-complete"
 
 if [ -f "$stamp" ]; then
-  log "Kokkos $KOKKOS_VERSION (Serial+OpenMP) and Kokkos Kernels cached in $prefix"
+  log "Kokkos $KOKKOS_VERSION ($variant) and Kokkos Kernels cached in $prefix"
 else
-  log "building Kokkos $KOKKOS_VERSION + Kokkos Kernels (Serial+OpenMP) into $prefix (once)"
+  log "building Kokkos $KOKKOS_VERSION + Kokkos Kernels ($variant) into $prefix (once)"
   work=$(mktemp -d "${TMPDIR:-/tmp}/icondiff-bootstrap.XXXXXX")
   trap 'rm -rf "$work"' EXIT
 
@@ -165,10 +224,13 @@ else
 
   jobs=$(nproc)
   rm -rf "$prefix"
+  # nvcc_wrapper is installed with Kokkos; until then it is used from the source tree.
+  build_cxx=$kokkos_cxx
+  [ "$variant" = cuda ] && build_cxx="$packages_dir/kokkos/bin/nvcc_wrapper"
   log "configuring and building Kokkos (log: $work/kokkos.log)"
   {
     cmake -S "$packages_dir/kokkos" -B "$work/build-kokkos" -DCMAKE_INSTALL_PREFIX="$prefix" \
-      -DCMAKE_INSTALL_RPATH="$prefix/lib" "${kokkos_options[@]}" &&
+      -DCMAKE_CXX_COMPILER="$build_cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib" "${kokkos_options[@]}" &&
       cmake --build "$work/build-kokkos" -j "$jobs" &&
       cmake --install "$work/build-kokkos"
   } >"$work/kokkos.log" 2>&1 || {
@@ -178,7 +240,8 @@ else
   log "configuring and building Kokkos Kernels (log: $work/kernels.log)"
   {
     cmake -S "$packages_dir/kokkos-kernels" -B "$work/build-kernels" -DCMAKE_INSTALL_PREFIX="$prefix" \
-      -DCMAKE_INSTALL_RPATH="$prefix/lib" -DKokkos_ROOT="$prefix" "${kernels_options[@]}" &&
+      -DCMAKE_CXX_COMPILER="$kokkos_cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib" -DKokkos_ROOT="$prefix" \
+      "${kernels_options[@]}" &&
       cmake --build "$work/build-kernels" -j "$jobs" &&
       cmake --install "$work/build-kernels"
   } >"$work/kernels.log" 2>&1 || {
@@ -191,3 +254,5 @@ fi
 
 echo "export Kokkos_ROOT='$prefix'"
 echo "export KokkosKernels_ROOT='$prefix'"
+if [ -n "$export_cxx" ]; then echo "export ICONDIFF_CXX='$export_cxx'"; fi
+if [ "$variant" = cuda ]; then echo "export NVCC_WRAPPER_DEFAULT_COMPILER=g++-11"; fi

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# CI gate: icondiff compiles and links for every Kokkos backend it supports, with Debian's own
+# toolchains only — CUDA 11.8 (nvidia-cuda-toolkit from bookworm's non-free component, host
+# compiler g++-11, sm_80) and HIP 5.2.3 (hipcc, gfx908) — each against a Kokkos 3.4.01 built
+# for that backend by scripts/bootstrap.sh from the same Debian trilinos source (cached).
+# Library, CLI, unit tests, benchmarks and the MPI and Fortran parts are compiled and linked.
+# Nothing runs: with CUDA or HIP enabled, Kokkos::initialize needs a GPU, and CI has none.
+#
+#   scripts/ci_backends.sh [cuda] [hip]      (default: both)
+#
+# Another CUDA (this machine kind carries CUDA 13 in /usr/local) breaks a CUDA 11.8 build: its
+# ptxas comes first on PATH and its cuda.h in /usr/local/include shadows Debian's. The CUDA build
+# therefore runs in a private mount namespace (unshare -m, needs root) with tmpfs over
+# /usr/local/include, /usr/local/lib and /usr/local/cuda*, and /usr/local from PATH removed;
+# nothing outside this script sees it.
+# Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_root=${ICONDIFF_BACKEND_BUILD_ROOT:-$root}
+backends=("$@")
+[ ${#backends[@]} -gt 0 ] || backends=(cuda hip)
+log() { echo "[ci_backends] $*" >&2; }
+
+# Configure + build one backend; runs with the environment the caller prepared.
+build_backend() {
+  local backend=$1 build="$build_root/build-$1" start=$SECONDS
+  eval "$(ICONDIFF_KOKKOS_VARIANT=$backend "$root/scripts/bootstrap.sh")"
+  log "$backend: Kokkos in $Kokkos_ROOT, compiler $ICONDIFF_CXX"
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$ICONDIFF_CXX" \
+    -DICONDIFF_ENABLE_TESTS=ON -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON \
+    -DICONDIFF_ENABLE_FORTRAN=ON >"$build.configure.log" 2>&1 || {
+    tail -n 40 "$build.configure.log" >&2
+    log "$backend: configure failed"
+    return 1
+  }
+  local macro
+  macro=KOKKOS_ENABLE_$(echo "$backend" | tr '[:lower:]' '[:upper:]')
+  grep -q "#define $macro" "$Kokkos_ROOT/include/KokkosCore_config.h" || {
+    log "$backend: $Kokkos_ROOT has no $macro"
+    return 1
+  }
+  cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1 || {
+    grep -B2 -A8 -m 10 'error' "$build.build.log" >&2 || tail -n 60 "$build.build.log" >&2
+    log "$backend: build failed (log: $build.build.log)"
+    return 1
+  }
+  local programs
+  programs=$(find "$build/bin" -maxdepth 1 -type f -executable | wc -l)
+  log "$backend: OK — library, CLI and $programs programs compiled and linked in $((SECONDS - start)) s"
+}
+
+for backend in "${backends[@]}"; do
+  case "$backend" in
+    hip) build_backend hip ;;
+    cuda)
+      if [ "${ICONDIFF_CUDA_NAMESPACE:-0}" != 1 ] && ls -d /usr/local/cuda* /usr/local/include/cuda.h >/dev/null 2>&1; then
+        [ "$(id -u)" -eq 0 ] || {
+          log "cuda: another CUDA is installed in /usr/local; hiding it needs root (unshare -m)"
+          exit 1
+        }
+        hide=(/usr/local/include /usr/local/lib)
+        for d in /usr/local/cuda-*; do [ -d "$d" ] && hide+=("$d"); done
+        log "cuda: hiding ${hide[*]} in a private mount namespace"
+        clean_path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '^/usr/local' | paste -sd: -)
+        unshare -m --propagation private \
+          env -u CUDA_HOME -u CUDA_PATH -u LIBRARY_PATH -u CPATH PATH="$clean_path" \
+          ICONDIFF_CUDA_NAMESPACE=1 bash -c 'for d in "${@:2}"; do
+              mount -t tmpfs -o size=1m,mode=0755 tmpfs "$d" || exit 1
+            done
+            exec "$1" cuda' _ "$root/scripts/ci_backends.sh" "${hide[@]}"
+      else
+        build_backend cuda
+      fi
+      ;;
+    *)
+      log "unknown backend '$backend' (expected cuda or hip)"
+      exit 2
+      ;;
+  esac
+done
