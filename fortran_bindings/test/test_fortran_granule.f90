@@ -76,6 +76,7 @@ program test_fortran_granule
   call diffusion_run(w, short_vn, exner, theta_v, rho, hdef_ic, div_ic, dwdx, dwdy, dtime, &
                      .true._c_bool, rc)
   call expect_failure(rc, 'SIZE(vn, 2)', 'diffusion_run with nlev - 1 levels of vn')
+  deallocate (short_vn)  ! main-program allocatables are never freed implicitly (LeakSanitizer)
   call diffusion_run(w, vn, exner, theta_v(1:nc - 1, :), rho, hdef_ic, div_ic, dwdx, dwdy, &
                      dtime, .true._c_bool, rc)
   call expect_failure(rc, 'SIZE(theta_v, 1)', 'diffusion_run with one cell too few of theta_v')

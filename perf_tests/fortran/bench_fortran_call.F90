@@ -177,8 +177,11 @@ program bench_fortran_call
          ', "cpp_host_overhead_median_s": '//real_str(median(cpp_overhead))
   call icondiff_diffusion_free(granule)
   call icondiff_icon_grid_free(grid)
+  deallocate (overhead, cpp_overhead, kernels, module_seconds, cpp_seconds)
 #endif
   print '(a)', json//'}'
+  ! Main-program allocatables are never freed implicitly (LeakSanitizer would report them).
+  deallocate (seconds, json)
   call icon_case_free()  ! its Views must go before Kokkos does (at exit)
 
 contains
