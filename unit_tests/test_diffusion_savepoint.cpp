@@ -17,6 +17,7 @@
 #include <netcdf.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -813,6 +814,26 @@ TEST(DiffusionSavepointErrors, NotASavepoint) {
   expect_error(text, "", -1, "cannot be opened as netCDF");
   ICONDIFF_REAL_GRID_OR_SKIP(grid, test::global_r02b03);
   expect_error(grid, "icondiff_savepoint_format", -1, "not an icondiff diffusion savepoint");
+}
+
+// Found by fuzz/fuzz_savepoint_file: a CDF-5 header whose dimension name claims 2^64 - 1
+// characters crashed libnetcdf 4.9.0's nc_open (memcpy of size -1); the header is now checked
+// against the file before netCDF reads it.
+TEST(DiffusionSavepointErrors, HeaderLengthBeyondTheFile) {
+  const std::string path = test::scratch_file("name_beyond_the_file.nc");
+  {
+    std::ofstream out(path, std::ios::binary);
+    const auto put = [&out](std::uint64_t v, int bytes) {
+      for (int i = bytes - 1; i >= 0; --i) out.put(static_cast<char>((v >> (8 * i)) & 0xff));
+    };
+    out.write("CDF\x05", 4);
+    put(0, 8);                  // no records
+    put(10, 4);                 // NC_DIMENSION: the dimension list,
+    put(1, 8);                  // of one dimension,
+    put(~std::uint64_t{0}, 8);  // whose name is 2^64 - 1 characters long
+    for (int i = 0; i < 8; ++i) out.write("abcd", 4);
+  }
+  expect_error(path, "", -1, "header is cut short");
 }
 
 TEST(DiffusionSavepointErrors, TruncatedFile) {

@@ -72,7 +72,9 @@ class ExternalMemory {
             for (std::size_t i = 0; i < n; ++i) (*buffer)[q * ld + i] = host.data()[q * n + i];
           arrays[spec.name] = {buffer->data(), ld, sizeof(T)};
           const std::string name = what + " " + spec.name;
-          padding_checks_.push_back([buffer, n, ld, columns, name]() {
+          // (columns by init-capture: a constant for 1-D fields, where clang calls a plain
+          // capture unneeded)
+          padding_checks_.push_back([buffer, n, ld, columns = columns, name]() {
             for (std::size_t q = 0; q < columns; ++q)
               for (std::size_t i = n; i < ld; ++i)
                 if (!((*buffer)[q * ld + i] == sentinel<T>()))

@@ -7,8 +7,10 @@
 #include <icondiff/io/grid_file.hpp>
 
 #include <gtest/gtest.h>
+#include <netcdf.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -93,6 +95,50 @@ TEST(GridReaderErrors, HeaderCutShort) {
     FAIL() << "expected an error";
   } catch (const GridFileError& e) {
     EXPECT_EQ(e.file(), path);
+  }
+}
+
+// Found by fuzz/fuzz_savepoint_file: a 64-byte CDF-5 file whose first dimension name claims
+// 2^64 - 1 characters. libnetcdf 4.9.0's nc_open copies a name of that length (a memcpy of size
+// -1) and crashes; the reader's own check of the header against the file refuses it first.
+TEST(GridReaderErrors, HeaderLengthBeyondTheFile) {
+  const std::string path = test::scratch_file("name_beyond_the_file.nc");
+  {
+    std::ofstream out(path, std::ios::binary);
+    const auto put = [&out](std::uint64_t v, int bytes) {
+      for (int i = bytes - 1; i >= 0; --i) out.put(static_cast<char>((v >> (8 * i)) & 0xff));
+    };
+    out.write("CDF\x05", 4);
+    put(0, 8);                  // no records
+    put(10, 4);                 // NC_DIMENSION: the dimension list,
+    put(1, 8);                  // of one dimension,
+    put(~std::uint64_t{0}, 8);  // whose name is 2^64 - 1 characters long
+    for (int i = 0; i < 8; ++i) out.write("abcd", 4);
+  }
+  expect_error(path, "", -1, "header is cut short");
+}
+
+// Found by fuzz/fuzz_grid_file: refin_ctrl = -2^31 made compute_zones negate INT_MIN (undefined).
+TEST(GridReaderErrors, RefinementControlOutOfRange) {
+  test::NetcdfEdits edits;
+  edits.edit_values["refin_c_ctrl"] = [](std::vector<double>& v) { v[3] = -2147483648.0; };
+  expect_error(damaged("refin_int_min", edits), "refin_c_ctrl", 3,
+               "holds -2147483648, expected a refinement control value in [-1000, 1000]");
+  edits.edit_values["refin_c_ctrl"] = [](std::vector<double>& v) { v[5] = 1001; };
+  expect_error(damaged("refin_1001", edits), "refin_c_ctrl", 5, "holds 1001");
+}
+
+// grid_root and grid_level were converted to int whatever they held (NaN, 1e300: undefined).
+TEST(GridReaderErrors, GridRootNotAnInteger) {
+  int n = 0;
+  for (const double value : {std::numeric_limits<double>::quiet_NaN(), 1e300, 2.5, -3e9}) {
+    const std::string path = damaged("grid_root_" + std::to_string(n++), {});
+    int ncid = 0;
+    ASSERT_EQ(nc_open(path.c_str(), NC_WRITE, &ncid), NC_NOERR);
+    ASSERT_EQ(nc_redef(ncid), NC_NOERR);
+    ASSERT_EQ(nc_put_att_double(ncid, NC_GLOBAL, "grid_root", NC_DOUBLE, 1, &value), NC_NOERR);
+    ASSERT_EQ(nc_close(ncid), NC_NOERR);
+    expect_error(path, "", -1, "the global attribute grid_root is");
   }
 }
 
@@ -230,9 +276,9 @@ TEST(GridReaderErrors, BoundaryRowsOutOfOrder) {
 TEST(GridReaderErrors, RealLimitedAreaFileWithSwappedEdgeCells) {
   ICONDIFF_REAL_GRID_OR_SKIP(source, test::lam_r19b04);
   test::NetcdfEdits edits;
-  const long long edges = 6761;
+  constexpr long long edges = 6761;
   // Edge 3000 claims a cell that does not have it.
-  edits.edit_values["adjacent_cell_of_edge"] = [edges](std::vector<double>& v) {
+  edits.edit_values["adjacent_cell_of_edge"] = [](std::vector<double>& v) {
     v[0 * edges + 3000] = v[0 * edges + 3500];
   };
   expect_error(damaged("real_e2c", edits, source), "adjacent_cell_of_edge", 3000, "lists cell");

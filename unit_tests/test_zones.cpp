@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace icondiff {
 namespace {
 
@@ -78,6 +80,15 @@ TEST(Zones, NestOverlapValuesOfAParentGridBecomeTheirAbsoluteValue) {
   EXPECT_EQ(z.range(Zone::LateralBoundary4), R(0, 0));
   EXPECT_EQ(z.range(Zone::Nudging), R(4, 5));
   EXPECT_EQ(z.range(Zone::Interior), R(5, 6));
+}
+
+TEST(Zones, ExtremeRefinementValuesAreBeyondEveryRow) {
+  // -2^31 has no int negation (undefined behaviour before; the sanitizer gate runs this test).
+  constexpr int lowest = std::numeric_limits<int>::min(), highest = std::numeric_limits<int>::max();
+  EXPECT_EQ(to_non_nested_refinement(Location::Cell, lowest), highest);
+  EXPECT_EQ(to_non_nested_refinement(Location::Cell, highest), highest);
+  const Zones zones = compute_zones(Location::Cell, {lowest, 0, highest}, {});
+  EXPECT_EQ(zones.range(Zone::Interior).size(), 3);
 }
 
 TEST(Zones, RowsThatAreNotContiguousAreRejected) {

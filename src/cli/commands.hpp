@@ -16,6 +16,11 @@ Command add_grid_info_command(CLI::App& app);
 /// `icondiff run`: the diffusion granule on a grid with a Jablonowski-Williamson state.
 Command add_run_command(CLI::App& app);
 
+/// The options of `icondiff run`, whose command returns 0 once they are checked (configuration
+/// resolved and validated, ranges, memory, output paths) before any grid is read or generated:
+/// what the configuration-file fuzz harness (fuzz/fuzz_run_config.cpp) runs.
+Command add_run_checks_command(CLI::App& app);
+
 /// `icondiff verify --in SAVEPOINT_IN --out SAVEPOINT_OUT`: replay one call and compare.
 Command add_verify_command(CLI::App& app);
 

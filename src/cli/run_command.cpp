@@ -75,6 +75,7 @@ struct RunOptions {
   bool overwrite = false;    ///< replace existing output files
   std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
   bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
+  bool checks_only = false;  ///< stop after checking the options (add_run_checks_command)
   // Vertical grid and topography (sleve_nml / nonhydrostatic_nml / nh_testcase_nml names).
   double top_height = 23000.0;
   double min_lay_thckn = 20.0;
@@ -433,6 +434,7 @@ int run_driver(const RunOptions& o) {
                              {"diffusion-init" + suffix, "diffusion-exit" + suffix}, o.overwrite);
     }
   });
+  if (o.checks_only) return 0;
   const auto say = [&](const std::string& text) {
     if (!o.quiet && ranks.root()) fmt::print("{}", text);
   };
@@ -728,10 +730,9 @@ int run_driver(const RunOptions& o) {
   return 0;
 }
 
-}  // namespace
-
-Command add_run_command(CLI::App& app) {
+Command add_run_options(CLI::App& app, bool checks_only) {
   auto o = std::make_shared<RunOptions>();
+  o->checks_only = checks_only;
   app.add_option("--grid", o->grid_file,
                  "ICON grid netCDF file (global or limited area), or a generated source "
                  "generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]");
@@ -775,6 +776,16 @@ Command add_run_command(CLI::App& app) {
                "do not stop at the first non-finite vn, w, theta_v or exner after a step");
   add_namelist_options(app, *o);
   return [o] { return run_driver(*o); };
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  return add_run_options(app, false);
+}
+
+Command add_run_checks_command(CLI::App& app) {
+  return add_run_options(app, true);
 }
 
 }  // namespace icondiff::cli

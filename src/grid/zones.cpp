@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace icondiff {
 
@@ -104,6 +105,8 @@ IndexRange Zones::range(Zone zone) const {
 int to_non_nested_refinement(Location location, int refin_ctrl) {
   const int unordered_in_parent = location == Location::Edge ? -8 : -4;
   if (refin_ctrl == unordered_in_parent) return 0;
+  // INT_MIN has no int negation (found by fuzzing through the C API): it is far beyond any row.
+  if (refin_ctrl == std::numeric_limits<int>::min()) return std::numeric_limits<int>::max();
   return refin_ctrl < 0 ? -refin_ctrl : refin_ctrl;
 }
 

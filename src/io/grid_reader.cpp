@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 namespace icondiff {
@@ -115,6 +116,20 @@ index_t point_count(const NetcdfReader& file, const std::string& name) {
   return static_cast<index_t>(n);
 }
 
+/// An integer global attribute such as grid_root (0 when absent). A value that is not an
+/// integer of int's range is refused: converting it to int would be undefined.
+int integer_attribute(const NetcdfReader& file, const std::string& name) {
+  const double v = file.number_attribute(name).value_or(0);
+  if (!(v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max()) ||
+      v != std::floor(v))
+    file.fail("", -1, fmt::format("the global attribute {} is {}, expected an integer", name, v));
+  return static_cast<int>(v);
+}
+
+/// ICON's refinement control values lie within a few dozen of 0 (boundary and nudging rows,
+/// nest overlap): anything far beyond is a corrupt file (and -2^31 has no absolute value).
+constexpr int max_refin_ctrl = 1000;
+
 }  // namespace
 
 Grid read_icon_grid(const std::string& path) {
@@ -123,8 +138,8 @@ Grid read_icon_grid(const std::string& path) {
   g.source = path;
   g.name = std::filesystem::path(path).stem().string();
   g.uuid = file.text_attribute("uuidOfHGrid").value_or("");
-  g.grid_root = static_cast<int>(file.number_attribute("grid_root").value_or(0));
-  g.grid_level = static_cast<int>(file.number_attribute("grid_level").value_or(0));
+  g.grid_root = integer_attribute(file, "grid_root");
+  g.grid_level = integer_attribute(file, "grid_level");
   g.sphere_radius = file.number_attribute("semi_major_axis")
                         .value_or(file.number_attribute("sphere_radius").value_or(earth_radius));
   if (!std::isfinite(g.sphere_radius) || g.sphere_radius <= 0)
@@ -195,7 +210,14 @@ Grid read_icon_grid(const std::string& path) {
   // --------------------------------------------------------------
   const char* refin_names[3] = {"refin_c_ctrl", "refin_e_ctrl", "refin_v_ctrl"};
   const char* point_dims[3] = {"cell", "edge", "vertex"};
-  for (int l = 0; l < 3; ++l) g.refin_ctrl[l] = file.read_int(refin_names[l], {point_dims[l]});
+  for (int l = 0; l < 3; ++l) {
+    g.refin_ctrl[l] = file.read_int(refin_names[l], {point_dims[l]});
+    for (std::size_t i = 0; i < g.refin_ctrl[l].size(); ++i)
+      if (g.refin_ctrl[l][i] < -max_refin_ctrl || g.refin_ctrl[l][i] > max_refin_ctrl)
+        file.fail(refin_names[l], static_cast<long long>(i),
+                  fmt::format("holds {}, expected a refinement control value in [-{}, {}]",
+                              g.refin_ctrl[l][i], max_refin_ctrl, max_refin_ctrl));
+  }
   for (int l = 0; l < 3; ++l) {
     try {
       g.zones[l] = compute_zones(all_locations[l], g.refin_ctrl[l]);

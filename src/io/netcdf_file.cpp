@@ -47,10 +47,13 @@ class ClassicHeader {
   }
 
  private:
-  void need(std::size_t n) {
-    if (pos_ + n > bytes_.size())
-      raise_with(raise_, path_, "", -1,
-                 "the netCDF header is cut short: the file is truncated or corrupt");
+  [[noreturn]] void cut_short() const {
+    raise_with(raise_, path_, "", -1,
+               "the netCDF header is cut short: the file is truncated or corrupt");
+  }
+  void need(std::uint64_t n) const {
+    // pos_ <= size always: no sum that could wrap around (a count near 2^64 in a CDF-5 header).
+    if (n > bytes_.size() - pos_) cut_short();
   }
   std::uint64_t u32() {
     need(4);
@@ -66,6 +69,7 @@ class ClassicHeader {
   }
   std::uint64_t count() { return wide_ ? u64() : u32(); }
   void skip_padded(std::uint64_t n) {
+    need(n);  // first, so that the padding cannot wrap around
     const std::uint64_t padded = (n + 3) / 4 * 4;
     need(padded);
     pos_ += padded;
@@ -104,7 +108,9 @@ class ClassicHeader {
       skip_name();
       const std::uint64_t type = u32();
       const std::uint64_t nvalues = count();
-      skip_padded(nvalues * type_size(type));
+      const std::uint64_t size = type_size(type);
+      if (size != 0 && nvalues > (bytes_.size() - pos_) / size) cut_short();
+      skip_padded(nvalues * size);  // no wrap-around: nvalues * size fits in the file
     }
   }
   std::uint64_t variables_extent(std::uint64_t numrecs) {
@@ -202,24 +208,21 @@ NetcdfReader::NetcdfReader(std::string path, FileErrorFactory raise)
   if (!std::filesystem::exists(path_, ec)) fail("", -1, "the file does not exist");
   if (std::filesystem::is_directory(path_, ec))
     fail("", -1, "this is a directory, not a netCDF file");
+  // The classic header is read by our own code first, every length checked against the file:
+  // libnetcdf (4.9.0) trusts the lengths of a header and reads out of bounds (a memcpy of
+  // negative size) on some corrupt ones. fuzz/fuzz_savepoint_file found it.
+  if (const auto extent = classic_format_extent(path_, raise_)) {
+    const auto size = std::filesystem::file_size(path_);
+    if (size < *extent)
+      fail("", -1,
+           fmt::format("the file is truncated: it has {} bytes, but its netCDF "
+                       "header describes data up to byte {}",
+                       size, *extent));
+  }
   const int status = nc_open(path_.c_str(), NC_NOWRITE, &ncid_);
   if (status != NC_NOERR) {
     ncid_ = -1;
     fail("", -1, fmt::format("cannot be opened as netCDF: {}", nc_strerror(status)));
-  }
-  try {
-    if (const auto extent = classic_format_extent(path_, raise_)) {
-      const auto size = std::filesystem::file_size(path_);
-      if (size < *extent)
-        fail("", -1,
-             fmt::format("the file is truncated: it has {} bytes, but its netCDF "
-                         "header describes data up to byte {}",
-                         size, *extent));
-    }
-  } catch (...) {
-    nc_close(ncid_);
-    ncid_ = -1;
-    throw;
   }
 }
 
