@@ -114,6 +114,42 @@ if [ "$build" = 1 ]; then
   cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >&2
 fi
 
+# ---- Seed netCDF files: made by icondiff itself, never stored in the repository ----------------
+# The grid and savepoint harnesses start from small valid files (fuzz/corpus/<harness>/*.nc, read
+# by the harnesses at start-up; git ignores them). They are written here with the icondiff command
+# (ICONDIFF_CLI, else build-tests/ or build/, else built into <build-dir>/seed-cli) and nccopy.
+make_seeds() {
+  local cli=${ICONDIFF_CLI:-}
+  for c in "$cli" "$repo/build-tests/bin/icondiff" "$repo/build/bin/icondiff"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then cli=$c; break; fi
+  done
+  if [ -z "$cli" ] || [ ! -x "$cli" ]; then
+    log "building the icondiff command for the seed files ($build_dir/seed-cli)"
+    eval "$("$repo/scripts/bootstrap.sh")"
+    cmake -S "$repo" -B "$build_dir/seed-cli" -DICONDIFF_ENABLE_MPI=ON >&2
+    cmake --build "$build_dir/seed-cli" -j "$jobs" --target icondiff_cli >&2
+    cli="$build_dir/seed-cli/bin/icondiff"
+  fi
+  local g="$repo/fuzz/corpus/grid_file" s="$repo/fuzz/corpus/savepoint_file" t
+  t=$(mktemp -d)
+  export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+  "$cli" grid-info --grid generate:R1B0 --write "$t/r1b0.nc" >/dev/null
+  "$cli" grid-info --grid generate:R2B0/cap:0,0,50 --write "$t/cap.nc" >/dev/null
+  nccopy -k 64-bit-offset "$t/r1b0.nc" "$g/r1b0_offset64.nc"
+  nccopy -k cdf5 "$t/r1b0.nc" "$g/r1b0_cdf5.nc"
+  nccopy -k 64-bit-offset "$t/cap.nc" "$g/r2b0_cap_offset64.nc"
+  nccopy -k classic "$t/cap.nc" "$g/r2b0_cap_classic.nc"
+  "$cli" run --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/one" >/dev/null
+  nccopy -k 64-bit-offset "$t/one/diffusion-init.nc" "$s/r1b0_init.nc"
+  nccopy -k 64-bit-offset "$t/one/diffusion-exit.nc" "$s/r1b0_exit.nc"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe \
+    "$cli" run --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/two" >/dev/null
+  nccopy -k 64-bit-offset "$t/two/diffusion-init.rank0.nc" "$s/r1b0_init_rank0_of_2.nc"
+  nccopy -k cdf5 "$t/two/diffusion-exit.rank1.nc" "$s/r1b0_exit_rank1_of_2_cdf5.nc"
+  rm -rf "$t"
+}
+make_seeds
+
 # ---- Run ---------------------------------------------------------------------------------------
 scratch_root=/dev/shm
 [ -d "$scratch_root" ] && [ -w "$scratch_root" ] || scratch_root=${TMPDIR:-/tmp}
