@@ -43,6 +43,8 @@ from pathlib import Path
 #  * diffusion is the granule: it runs stencils on a device grid and exchanges halos. It must not
 #    depend on the geometry factories or on file formats, so a host model (ICON) can drive it
 #    with its own geometry and without netCDF.
+#  * dycore holds ICON's non-hydrostatic dynamical-core programs (solve_nonhydro's stencils) with
+#    the same freedom and the same limits as diffusion: its static fields come from the caller.
 #  * setup runs the geometry factories and hands their fields to the granule (the one place where
 #    geometry meets diffusion).
 #  * testcases (Jablonowski-Williamson) build initial states for the granule from a grid.
@@ -56,10 +58,11 @@ ALLOWED: dict[str, set[str] | None] = {
     "comm": {"core", "grid"},
     "stencils": {"core"},
     "diffusion": {"core", "grid", "comm", "stencils", "profiling"},
+    "dycore": {"core", "grid", "comm", "stencils", "profiling"},
     "setup": {"core", "profiling", "grid", "geometry", "comm", "stencils", "diffusion"},
     "testcases": {"core", "grid", "geometry", "diffusion"},
-    "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "diffusion", "setup",
-           "testcases"},
+    "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "diffusion", "dycore",
+           "setup", "testcases"},
     "cli": None,
     "capi": None,
 }

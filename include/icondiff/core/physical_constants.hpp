@@ -1,0 +1,17 @@
+// ICON4Py's physical constants (icon4py.model.common.constants), the values every stencil and
+// reference must share so results agree bit for bit: cvd is computed as ICON4Py computes it
+// (cpd - rd), not typed in.
+#pragma once
+
+#include <icondiff/core/types.hpp>
+
+namespace icondiff::physics {
+
+inline constexpr wp rd = 287.04;     ///< gas constant of dry air [J kg-1 K-1]
+inline constexpr wp cpd = 1004.64;   ///< specific heat of dry air at constant pressure
+inline constexpr wp cvd = cpd - rd;  ///< specific heat of dry air at constant volume
+inline constexpr wp grav = 9.80665;  ///< gravitational acceleration [m s-2]
+/// EPSILON(1._wp), ICON4Py's DBL_EPS (sys.float_info.epsilon).
+inline constexpr wp dbl_eps = 2.220446049250313e-16;
+
+}  // namespace icondiff::physics

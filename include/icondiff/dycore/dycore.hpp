@@ -1,0 +1,99 @@
+// ICON's non-hydrostatic dynamical core (solve_nonhydro) program by program, as ICON4Py 0.2.0
+// defines them (docs/dev/dycore.md): one object holds the static fields (DycoreInputs) and the
+// configuration, and runs each program on the caller's per-call fields, so ICON's solve_nh can
+// call them one by one. Programs so far:
+//   compute_rho_theta_pgrad_and_update_vn    (predictor: rho/theta at edges, pressure gradient,
+//                                             vn update)
+//   apply_divergence_damping_and_update_vn   (corrector: vn update, divergence damping)
+// Kernels are labelled icondiff::dycore::<ICON4Py program> and launched through a KernelRunner;
+// a program allocates nothing and does not fence (the caller's next program or exchange on the
+// same instance is ordered after it).
+#pragma once
+
+#include <icondiff/core/index_range.hpp>
+#include <icondiff/core/kernel_runner.hpp>
+#include <icondiff/core/launch.hpp>
+#include <icondiff/dycore/dycore_config.hpp>
+#include <icondiff/dycore/dycore_inputs.hpp>
+
+#include <string>
+
+namespace icondiff {
+
+namespace dycore_labels {
+inline const std::string rho_theta_pgrad =
+    "icondiff::dycore::compute_rho_theta_pgrad_and_update_vn";
+inline const std::string divergence_damping =
+    "icondiff::dycore::apply_divergence_damping_and_update_vn";
+}  // namespace dycore_labels
+
+/// The (points, levels) domain of one program call: horizontal_start/end and
+/// vertical_start/end of ICON4Py's program.
+struct ProgramDomain {
+  IndexRange horizontal;
+  int vertical_start = 0;
+  int vertical_end = 0;
+};
+
+template <class ExecSpace>
+struct DycoreOptions {
+  /// How kernels map (point, level) to threads.
+  LoopSchedule schedule = default_loop_schedule<ExecSpace>();
+  /// The instance the programs enqueue on unless a call is given one.
+  ExecSpace space = ExecSpace();
+};
+
+template <class ExecSpace>
+class Dycore {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+
+  /// Validates the configuration and every static input (check_dycore_inputs) and prepares the
+  /// neighbour tables with skip values replaced (grid/skip_values.hpp). The inputs' Views are
+  /// shared, not copied. Throws InvalidArgument naming what is wrong.
+  Dycore(const DycoreConfig& config, const DycoreInputs<memory_space>& inputs,
+         const DycoreOptions<ExecSpace>& options = {});
+
+  // ---- The domains solve_nonhydro gives each program -------------------------------------------
+  /// Edges [0, end of HALO_LEVEL_2) x levels [0, nlev).
+  ProgramDomain rho_theta_pgrad_domain() const;
+  /// Edges [start of NUDGING_LEVEL_2, end of LOCAL) x levels [0, nlev).
+  ProgramDomain divergence_damping_domain() const;
+
+  // ---- Programs (ICON4Py's names)
+  // ----------------------------------------------------------------
+  /// Over rho_theta_pgrad_domain() unless `domain` is given. Throws InvalidArgument naming a
+  /// field whose extents are wrong, or a domain outside the grid.
+  void compute_rho_theta_pgrad_and_update_vn(const ExecSpace& space,
+                                             const RhoThetaPgradArguments<memory_space>& args,
+                                             const ProgramDomain* domain = nullptr);
+  void compute_rho_theta_pgrad_and_update_vn(const RhoThetaPgradArguments<memory_space>& args) {
+    compute_rho_theta_pgrad_and_update_vn(options_.space, args);
+  }
+  /// Over divergence_damping_domain() unless `domain` is given.
+  void apply_divergence_damping_and_update_vn(const ExecSpace& space,
+                                              const DivergenceDampingArguments<memory_space>& args,
+                                              const ProgramDomain* domain = nullptr);
+  void apply_divergence_damping_and_update_vn(
+      const DivergenceDampingArguments<memory_space>& args) {
+    apply_divergence_damping_and_update_vn(options_.space, args);
+  }
+
+  const DycoreConfig& config() const { return config_; }
+  const DycoreInputs<memory_space>& inputs() const { return inputs_; }
+  /// The runner (attach timers, change the schedule).
+  KernelRunner<ExecSpace>& runner() { return runner_; }
+
+ private:
+  void check_domain(const ProgramDomain& domain, index_t points, const std::string& program) const;
+
+  DycoreConfig config_;
+  DycoreInputs<memory_space> inputs_;
+  DycoreOptions<ExecSpace> options_;
+  KernelRunner<ExecSpace> runner_;
+  /// e2c, c2e2co, e2c2eo with -1 replaced by the largest valid index of the row.
+  Kokkos::View<const index_t**, TableLayout, memory_space> e2c_, c2e2co_, e2c2eo_;
+};
+
+}  // namespace icondiff

@@ -1,0 +1,185 @@
+// The fields of the dycore programs, each struct described ONCE by its field list
+// (core/field_spec.hpp), names as ICON4Py 0.2.0 has them:
+//  * the static fields (DycoreMetricState, DycoreInterpolationState, DycoreEdgeParams): the
+//    parts of ICON4Py's MetricStateNonHydro, InterpolationState and EdgeParams these programs
+//    read, held once by the Dycore (dycore/dycore_inputs.hpp);
+//  * per program, the fields of one call under the program's own argument names, with its
+//    scalar arguments beside them.
+// Fields are (points[, slots][, levels]) in FieldLayout (point index fastest); vertical profiles
+// (KField) are plain (levels) Views next to the list, since a field list describes horizontal
+// fields.
+#pragma once
+
+#include <icondiff/core/field_spec.hpp>
+#include <icondiff/core/types.hpp>
+
+namespace icondiff {
+
+// clang-format off
+// FIELD(name, type, location, neighbours, levels, presence, units, long_name, ICON, ICON4Py)
+
+#define ICONDIFF_DYCORE_METRIC_FIELDS(FIELD)                                                       \
+  FIELD(reference_rho_at_edges_on_model_levels, vp, Edge, None, Full, Required, "kg m-3",          \
+        "reference density at edges", "p_nh%metrics%rho_ref_me",                                    \
+        "MetricStateNonHydro.reference_rho_at_edges_on_model_levels")                               \
+  FIELD(reference_theta_at_edges_on_model_levels, vp, Edge, None, Full, Required, "K",             \
+        "reference virtual potential temperature at edges", "p_nh%metrics%theta_ref_me",            \
+        "MetricStateNonHydro.reference_theta_at_edges_on_model_levels")                             \
+  FIELD(ddxn_z_full, vp, Edge, None, Full, Required, "1",                                          \
+        "slope of the model levels normal to the edge", "p_nh%metrics%ddxn_z_full",                 \
+        "MetricStateNonHydro.ddxn_z_full")                                                          \
+  FIELD(vertoffset_gradp, int, Edge, E2C, Full, Required, "1",                                     \
+        "level offset of the neighbour cell level used by the pressure gradient below nflat_gradp",\
+        "p_nh%metrics%vertidx_gradp (absolute levels; here relative)",                              \
+        "MetricStateNonHydro.vertoffset_gradp")                                                     \
+  FIELD(zdiff_gradp, vp, Edge, E2C, Full, Required, "m",                                           \
+        "height of the edge's level above the neighbour cell level used by the pressure gradient",\
+        "p_nh%metrics%zdiff_gradp", "MetricStateNonHydro.zdiff_gradp")                              \
+  FIELD(pg_exdist, vp, Edge, None, Full, Required, "m",                                            \
+        "extrapolation distance of the hydrostatic correction (0: none)",                          \
+        "p_nh%metrics%pg_exdist (point list; here dense)", "MetricStateNonHydro.pg_exdist")         \
+  FIELD(horizontal_mask_for_3d_divdamp, wp, Edge, None, None, Required, "1",                       \
+        "horizontal mask of the dw/dz term of the divergence damping", "p_nh%metrics%hmask_dd3d",   \
+        "MetricStateNonHydro.horizontal_mask_for_3d_divdamp")
+
+#define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
+  FIELD(geofac_grg_x, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
+        "Green-Gauss gradient factors, eastward", "p_int%geofac_grg(:,:,:,1)",                      \
+        "InterpolationState.geofac_grg_x")                                                          \
+  FIELD(geofac_grg_y, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
+        "Green-Gauss gradient factors, northward", "p_int%geofac_grg(:,:,:,2)",                     \
+        "InterpolationState.geofac_grg_y")                                                          \
+  FIELD(pos_on_tplane_e_1, wp, Edge, E2C, None, Required, "m",                                     \
+        "edge midpoint on the tangent plane of the cell centre, normal component",                 \
+        "p_int%pos_on_tplane_e(:,:,:,1)", "InterpolationState.pos_on_tplane_e_1")                   \
+  FIELD(pos_on_tplane_e_2, wp, Edge, E2C, None, Required, "m",                                     \
+        "edge midpoint on the tangent plane of the cell centre, tangential component",             \
+        "p_int%pos_on_tplane_e(:,:,:,2)", "InterpolationState.pos_on_tplane_e_2")                   \
+  FIELD(c_lin_e, wp, Edge, E2C, None, Required, "1",                                               \
+        "linear interpolation weights from cells to the edge", "p_int%c_lin_e",                     \
+        "InterpolationState.c_lin_e")                                                               \
+  FIELD(nudgecoeff_e, wp, Edge, None, None, Required, "1", "lateral boundary nudging coefficient", \
+        "p_int%nudgecoeff_e", "InterpolationState.nudgecoeff_e")                                    \
+  FIELD(geofac_grdiv, wp, Edge, E2C2EO, None, Required, "m-1",                                     \
+        "factors of the gradient of the divergence (slot 0: the edge itself)",                     \
+        "p_int%geofac_grdiv", "InterpolationState.geofac_grdiv")
+
+#define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
+  FIELD(inverse_dual_edge_lengths, wp, Edge, None, None, Required, "m-1",                          \
+        "inverse dual edge length", "p_patch%edges%inv_dual_edge_length",                           \
+        "EdgeParams.inverse_dual_edge_lengths")                                                     \
+  FIELD(primal_normal_cell_x, wp, Edge, E2C, None, Required, "1",                                  \
+        "primal normal at the edge's cells, eastward component",                                   \
+        "p_patch%edges%primal_normal_cell(:,:,:)%v1", "EdgeParams.primal_normal_cell[0]")           \
+  FIELD(primal_normal_cell_y, wp, Edge, E2C, None, Required, "1",                                  \
+        "primal normal at the edge's cells, northward component",                                  \
+        "p_patch%edges%primal_normal_cell(:,:,:)%v2", "EdgeParams.primal_normal_cell[1]")           \
+  FIELD(dual_normal_cell_x, wp, Edge, E2C, None, Required, "1",                                    \
+        "dual normal at the edge's cells, eastward component",                                     \
+        "p_patch%edges%dual_normal_cell(:,:,:)%v1", "EdgeParams.dual_normal_cell[0]")               \
+  FIELD(dual_normal_cell_y, wp, Edge, E2C, None, Required, "1",                                    \
+        "dual normal at the edge's cells, northward component",                                    \
+        "p_patch%edges%dual_normal_cell(:,:,:)%v2", "EdgeParams.dual_normal_cell[1]")
+
+/// compute_rho_theta_pgrad_and_update_vn: outputs first, then inputs (the program's order).
+#define ICONDIFF_RHO_THETA_PGRAD_FIELDS(FIELD)                                                     \
+  FIELD(rho_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-3",                    \
+        "upwind density at edges (output)", "z_rho_e", "")                                          \
+  FIELD(theta_v_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K",                     \
+        "upwind virtual potential temperature at edges (output)", "z_theta_v_e", "")                \
+  FIELD(horizontal_pressure_gradient, vp, Edge, None, Full, Required, "m-1",                       \
+        "horizontal gradient of the Exner pressure (output)", "z_gradh_exner", "")                  \
+  FIELD(next_vn, wp, Edge, None, Full, Required, "m s-1", "normal wind of the new time level "     \
+        "(in/out)", "p_nh%prog(nnew)%vn", "")                                                       \
+  FIELD(current_vn, wp, Edge, None, Full, Required, "m s-1", "normal wind now",                    \
+        "p_nh%prog(nnow)%vn", "")                                                                   \
+  FIELD(tangential_wind, vp, Edge, None, Full, Required, "m s-1", "tangential wind",               \
+        "p_nh%diag%vt", "")                                                                         \
+  FIELD(perturbed_rho_at_cells_on_model_levels, vp, Cell, None, Full, Required, "kg m-3",          \
+        "density minus reference density", "z_rth_pr(:,:,:,1)", "")                                 \
+  FIELD(perturbed_theta_v_at_cells_on_model_levels, vp, Cell, None, Full, Required, "K",           \
+        "theta_v minus reference theta_v", "z_rth_pr(:,:,:,2)", "")                                 \
+  FIELD(temporal_extrapolation_of_perturbed_exner, vp, Cell, None, Full, Required, "1",            \
+        "perturbation Exner pressure extrapolated in time", "z_exner_ex_pr", "")                    \
+  FIELD(ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,    \
+        Required, "m-1", "its first vertical derivative", "z_dexner_dz_c(1,:,:,:)", "")             \
+  FIELD(d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,  \
+        Required, "m-2", "its second vertical derivative", "z_dexner_dz_c(2,:,:,:)", "")            \
+  FIELD(hydrostatic_correction_on_lowest_level, wp, Edge, None, None, Required, "m-1",             \
+        "hydrostatic correction of the pressure gradient on the lowest level", "z_hydro_corr", "")  \
+  FIELD(predictor_normal_wind_advective_tendency, vp, Edge, None, Full, Required, "m s-2",         \
+        "advective tendency of vn, predictor", "p_nh%diag%ddt_vn_apc_pc(:,:,:,ntl1)", "")           \
+  FIELD(normal_wind_tendency_due_to_slow_physics_process, vp, Edge, None, Full, Required,          \
+        "m s-2", "slow-physics tendency of vn", "p_nh%diag%ddt_vn_phy", "")                         \
+  FIELD(normal_wind_iau_increment, vp, Edge, None, Full, Required, "m s-1",                        \
+        "IAU increment of vn (read when IAU is active)", "p_nh%diag%vn_incr", "")                   \
+  FIELD(grf_tend_vn, wp, Edge, None, Full, Required, "m s-2",                                      \
+        "lateral boundary tendency of vn (read on limited-area grids)", "p_nh%diag%grf_tend_vn", "")
+
+/// apply_divergence_damping_and_update_vn.
+#define ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(FIELD)                                                   \
+  FIELD(horizontal_gradient_of_normal_wind_divergence, vp, Edge, None, Full, Required, "m-1 s-1",  \
+        "horizontal gradient of the divergence of vn", "z_graddiv_vn", "")                          \
+  FIELD(next_vn, wp, Edge, None, Full, Required, "m s-1", "normal wind of the new time level "     \
+        "(output)", "p_nh%prog(nnew)%vn", "")                                                       \
+  FIELD(current_vn, wp, Edge, None, Full, Required, "m s-1", "normal wind now",                    \
+        "p_nh%prog(nnow)%vn", "")                                                                   \
+  FIELD(dwdz_at_cells_on_model_levels, vp, Cell, None, Full, Required, "s-1",                      \
+        "dw/dz for the divergence damping", "z_dwdz_dd", "")                                        \
+  FIELD(predictor_normal_wind_advective_tendency, vp, Edge, None, Full, Required, "m s-2",         \
+        "advective tendency of vn, predictor", "p_nh%diag%ddt_vn_apc_pc(:,:,:,ntl1)", "")           \
+  FIELD(corrector_normal_wind_advective_tendency, vp, Edge, None, Full, Required, "m s-2",         \
+        "advective tendency of vn, corrector", "p_nh%diag%ddt_vn_apc_pc(:,:,:,ntl2)", "")           \
+  FIELD(normal_wind_tendency_due_to_slow_physics_process, vp, Edge, None, Full, Required,          \
+        "m s-2", "slow-physics tendency of vn", "p_nh%diag%ddt_vn_phy", "")                         \
+  FIELD(normal_wind_iau_increment, vp, Edge, None, Full, Required, "m s-1",                        \
+        "IAU increment of vn (read when IAU is active)", "p_nh%diag%vn_incr", "")                   \
+  FIELD(theta_v_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K",                     \
+        "virtual potential temperature at edges", "z_theta_v_e", "")                                \
+  FIELD(horizontal_pressure_gradient, vp, Edge, None, Full, Required, "m-1",                       \
+        "horizontal gradient of the Exner pressure", "z_gradh_exner", "")
+// clang-format on
+
+template <class MemorySpace>
+struct DycoreMetricState {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_METRIC_FIELDS)
+  /// (nlev): scalfac_dd3d, the vertical profile of the dw/dz term of the divergence damping.
+  Kokkos::View<wp*, FieldLayout, MemorySpace> scaling_factor_for_3d_divdamp;
+};
+
+template <class MemorySpace>
+struct DycoreInterpolationState {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_INTERPOLATION_FIELDS)
+};
+
+template <class MemorySpace>
+struct DycoreEdgeParams {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_EDGE_FIELDS)
+};
+
+/// One call of compute_rho_theta_pgrad_and_update_vn: its fields and scalar arguments.
+template <class MemorySpace>
+struct RhoThetaPgradArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_RHO_THETA_PGRAD_FIELDS)
+  double dtime = 0;
+  bool is_iau_active = false;
+  double iau_wgt_dyn = 0;
+};
+
+/// One call of apply_divergence_damping_and_update_vn: its fields and scalar arguments.
+template <class MemorySpace>
+struct DivergenceDampingArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS)
+  /// (nlev): the fourth-order divergence damping factor interpolated to each level.
+  Kokkos::View<wp*, FieldLayout, MemorySpace> interpolated_fourth_order_divdamp_factor;
+  double second_order_divdamp_factor = 0;
+  double second_order_divdamp_scaling_coeff = 0;
+  double dtime = 0;
+  /// As solve_nonhydro sets them from the configuration: divergence_damping_switches().
+  bool apply_2nd_order_divergence_damping = false;
+  bool apply_4th_order_divergence_damping = false;
+  bool is_iau_active = false;
+  double iau_wgt_dyn = 0;
+};
+
+}  // namespace icondiff

@@ -1,0 +1,288 @@
+// The two edge programs of ICON4Py 0.2.0's compute_edge_diagnostics_for_dycore_and_update_vn.py
+// (solve_nonhydro's predictor and corrector vn updates, formerly
+// fused_solve_nonhydro_stencil_15_to_28_predictor/_corrector), as (edge, level) point bodies:
+//
+//  * ComputeRhoThetaPgradAndUpdateVn: upwind rho and theta_v at edges (Miura backward trajectory,
+//    Green-Gauss gradients at the upwind cell), the horizontal pressure gradient in its three
+//    vertical regimes plus the hydrostatic correction, and vn = vn_now + dt (tendencies) with
+//    IAU increments and the limited-area boundary tendency;
+//  * ApplyDivergenceDampingAndUpdateVn: vn from the predictor/corrector-weighted tendencies, 2nd
+//    and/or 4th order divergence damping (the 3-D dw/dz term included, the nest-boundary
+//    weighting on limited-area grids) and IAU increments.
+//
+// Every expression keeps ICON4Py's operation order and its vp -> wp promotions, so the results
+// are bit-identical to ICON4Py's gtfn backend in double precision. Neighbour tables must have
+// their -1 skip values replaced (ICON4Py's _replace_skip_values: the largest valid index of the
+// row; grid/skip_values.hpp), because ICON4Py evaluates the pressure gradient on every edge of
+// the domain, including the outermost boundary and halo edges that have only one cell.
+#pragma once
+
+#include <icondiff/core/physical_constants.hpp>
+#include <icondiff/stencils/stencil_types.hpp>
+
+namespace icondiff::stencils {
+
+/// Green-Gauss gradient of a cell field at cell c
+/// (cell_horizontal_gradients_by_green_gauss_method): neighbour sums over C2E2CO in slot order,
+/// rounded to vp as ICON4Py stores them.
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION Pair<vp> green_gauss_gradient(const ConstField<vp, MemorySpace>& field,
+                                                     const ConstField<wp, MemorySpace>& geofac_x,
+                                                     const ConstField<wp, MemorySpace>& geofac_y,
+                                                     const ConstIndexTable<MemorySpace>& c2e2co,
+                                                     const index_t c, const index_t k) {
+  wp x = 0, y = 0;
+  for (int j = 0; j < 4; ++j) {
+    const wp f = static_cast<wp>(field(c2e2co(c, j), k));
+    x += geofac_x(c, j) * f;
+    y += geofac_y(c, j) * f;
+  }
+  return {static_cast<vp>(x), static_cast<vp>(y)};
+}
+
+/// compute_rho_theta_pgrad_and_update_vn over [horizontal_start, horizontal_end) x levels.
+/// Writes rho/theta_v at edges (0 outside [start_edge_lateral_boundary_level_7, end_edge_halo)),
+/// the horizontal pressure gradient everywhere in the domain, and next_vn from
+/// start_edge_nudging_level_2 on and, on limited-area grids, in
+/// [start_edge_lateral_boundary, end_edge_nudging).
+template <class MemorySpace>
+struct ComputeRhoThetaPgradAndUpdateVn {
+  static constexpr const char* name = "compute_rho_theta_pgrad_and_update_vn";
+
+  // Per-call fields.
+  OutField<wp, MemorySpace> rho_at_edges_on_model_levels;
+  OutField<wp, MemorySpace> theta_v_at_edges_on_model_levels;
+  OutField<vp, MemorySpace> horizontal_pressure_gradient;
+  OutField<wp, MemorySpace> next_vn;
+  ConstField<wp, MemorySpace> current_vn;
+  ConstField<vp, MemorySpace> tangential_wind;
+  ConstField<vp, MemorySpace> perturbed_rho_at_cells_on_model_levels;
+  ConstField<vp, MemorySpace> perturbed_theta_v_at_cells_on_model_levels;
+  ConstField<vp, MemorySpace> temporal_extrapolation_of_perturbed_exner;
+  ConstField<vp, MemorySpace> ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+  ConstField<vp, MemorySpace> d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+  ConstVector<wp, MemorySpace> hydrostatic_correction_on_lowest_level;  ///< (E)
+  ConstField<vp, MemorySpace> predictor_normal_wind_advective_tendency;
+  ConstField<vp, MemorySpace> normal_wind_tendency_due_to_slow_physics_process;
+  ConstField<vp, MemorySpace> normal_wind_iau_increment;
+  ConstField<wp, MemorySpace> grf_tend_vn;
+
+  // Static fields (the Dycore bundle); (E, 2) tables in E2C order, (C, 4) in C2E2CO order.
+  ConstField<vp, MemorySpace> reference_rho_at_edges_on_model_levels;
+  ConstField<vp, MemorySpace> reference_theta_at_edges_on_model_levels;
+  ConstField<wp, MemorySpace> geofac_grg_x;
+  ConstField<wp, MemorySpace> geofac_grg_y;
+  ConstField<wp, MemorySpace> pos_on_tplane_e_x;
+  ConstField<wp, MemorySpace> pos_on_tplane_e_y;
+  ConstField<wp, MemorySpace> primal_normal_cell_x;
+  ConstField<wp, MemorySpace> dual_normal_cell_x;
+  ConstField<wp, MemorySpace> primal_normal_cell_y;
+  ConstField<wp, MemorySpace> dual_normal_cell_y;
+  ConstField<vp, MemorySpace> ddxn_z_full;
+  ConstField<wp, MemorySpace> c_lin_e;
+  Kokkos::View<const int***, FieldLayout, MemorySpace> ikoffset;  ///< (E, 2, K): relative levels
+  ConstField3<vp, MemorySpace> zdiff_gradp;                       ///< (E, 2, K)
+  ConstField<vp, MemorySpace> pg_exdist;
+  ConstVector<wp, MemorySpace> inv_dual_edge_length;
+  ConstIndexTable<MemorySpace> e2c;     ///< skip values replaced
+  ConstIndexTable<MemorySpace> c2e2co;  ///< skip values replaced
+
+  wp dtime = 0;
+  bool is_iau_active = false;
+  wp iau_wgt_dyn = 0;
+  bool limited_area = false;
+  index_t nflatlev = 0;
+  index_t nflat_gradp = 0;
+  index_t start_edge_lateral_boundary = 0;
+  index_t start_edge_lateral_boundary_level_7 = 0;
+  index_t start_edge_nudging_level_2 = 0;
+  index_t end_edge_nudging = 0;
+  index_t end_edge_halo = 0;
+
+  /// _compute_horizontal_advection_of_rho_and_theta: upwind values at the end of the backward
+  /// trajectory from the edge centre (Miura, first order).
+  KOKKOS_INLINE_FUNCTION Pair<wp> upwind_rho_and_theta_v(const index_t e, const index_t k) const {
+    const wp p_dthalf = wp(0.5) * dtime;
+    const wp vn = current_vn(e, k);
+    const int side = vn >= wp(0) ? 0 : 1;  // the upwind cell's E2C slot
+    const wp z_ntdistv_bary_1 = -(vn * p_dthalf + pos_on_tplane_e_x(e, side));
+    const wp z_ntdistv_bary_2 =
+        -(static_cast<wp>(tangential_wind(e, k)) * p_dthalf + pos_on_tplane_e_y(e, side));
+    const wp p_distv_bary_1 = z_ntdistv_bary_1 * primal_normal_cell_x(e, side) +
+                              z_ntdistv_bary_2 * dual_normal_cell_x(e, side);
+    const wp p_distv_bary_2 = z_ntdistv_bary_1 * primal_normal_cell_y(e, side) +
+                              z_ntdistv_bary_2 * dual_normal_cell_y(e, side);
+    const index_t c = e2c(e, side);
+    const Pair<vp> grad_rho = green_gauss_gradient(perturbed_rho_at_cells_on_model_levels,
+                                                   geofac_grg_x, geofac_grg_y, c2e2co, c, k);
+    const Pair<vp> grad_theta = green_gauss_gradient(perturbed_theta_v_at_cells_on_model_levels,
+                                                     geofac_grg_x, geofac_grg_y, c2e2co, c, k);
+    const wp rho = static_cast<wp>(reference_rho_at_edges_on_model_levels(e, k)) +
+                   static_cast<wp>(perturbed_rho_at_cells_on_model_levels(c, k)) +
+                   p_distv_bary_1 * static_cast<wp>(grad_rho.first) +
+                   p_distv_bary_2 * static_cast<wp>(grad_rho.second);
+    const wp theta = static_cast<wp>(reference_theta_at_edges_on_model_levels(e, k)) +
+                     static_cast<wp>(perturbed_theta_v_at_cells_on_model_levels(c, k)) +
+                     p_distv_bary_1 * static_cast<wp>(grad_theta.first) +
+                     p_distv_bary_2 * static_cast<wp>(grad_theta.second);
+    return {rho, theta};
+  }
+
+  /// _compute_horizontal_pressure_gradient (TAYLOR_HYDRO): flat levels k < nflatlev, the
+  /// terrain-following correction up to nflat_gradp, the Taylor expansion around the neighbour
+  /// cells' levels k + ikoffset below, then the hydrostatic correction where pg_exdist != 0.
+  KOKKOS_INLINE_FUNCTION vp pressure_gradient(const index_t e, const index_t k) const {
+    const index_t c0 = e2c(e, 0), c1 = e2c(e, 1);
+    const auto& exner = temporal_extrapolation_of_perturbed_exner;
+    const auto& ddz = ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+    const auto& d2dz2 = d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+    vp gradient;
+    if (k < nflatlev) {
+      gradient =
+          static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(exner(c1, k) - exner(c0, k)));
+    } else if (k < nflat_gradp + 1) {
+      const wp sum =
+          static_cast<wp>(ddz(c0, k)) * c_lin_e(e, 0) + static_cast<wp>(ddz(c1, k)) * c_lin_e(e, 1);
+      gradient =
+          static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(exner(c1, k) - exner(c0, k)) -
+                          static_cast<wp>(ddxn_z_full(e, k)) * sum);
+    } else {
+      const index_t k0 = k + ikoffset(e, 0, k), k1 = k + ikoffset(e, 1, k);
+      const vp dz0 = zdiff_gradp(e, 0, k), dz1 = zdiff_gradp(e, 1, k);
+      const vp taylor1 = exner(c1, k1) + dz1 * (ddz(c1, k1) + dz1 * d2dz2(c1, k1));
+      const vp taylor0 = exner(c0, k0) + dz0 * (ddz(c0, k0) + dz0 * d2dz2(c0, k0));
+      gradient = static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(taylor1 - taylor0));
+    }
+    const vp exdist = pg_exdist(e, k);
+    if (exdist != vp(0))
+      gradient =
+          static_cast<vp>(static_cast<wp>(gradient) +
+                          hydrostatic_correction_on_lowest_level(e) * static_cast<wp>(exdist));
+    return gradient;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+    wp rho = 0, theta = 0;
+    if (e >= start_edge_lateral_boundary_level_7 && e < end_edge_halo) {
+      const Pair<wp> upwind = upwind_rho_and_theta_v(e, k);
+      rho = upwind.first;
+      theta = upwind.second;
+    }
+    rho_at_edges_on_model_levels(e, k) = rho;
+    theta_v_at_edges_on_model_levels(e, k) = theta;
+    const vp gradient = pressure_gradient(e, k);
+    horizontal_pressure_gradient(e, k) = gradient;
+
+    if (limited_area && e >= start_edge_lateral_boundary && e < end_edge_nudging) {
+      next_vn(e, k) =
+          current_vn(e, k) + dtime * grf_tend_vn(e, k);  // _compute_vn_on_lateral_boundary
+    } else if (e >= start_edge_nudging_level_2) {
+      // _add_temporal_tendencies_to_vn, then _add_analysis_increments_to_vn.
+      wp vn = current_vn(e, k) +
+              dtime * (static_cast<wp>(predictor_normal_wind_advective_tendency(e, k)) -
+                       physics::cpd * theta * static_cast<wp>(gradient) +
+                       static_cast<wp>(normal_wind_tendency_due_to_slow_physics_process(e, k)));
+      if (is_iau_active) vn = vn + iau_wgt_dyn * static_cast<wp>(normal_wind_iau_increment(e, k));
+      next_vn(e, k) = vn;
+    }
+  }
+};
+
+/// apply_divergence_damping_and_update_vn over [horizontal_start, horizontal_end) x levels:
+/// writes next_vn everywhere in the domain.
+template <class MemorySpace>
+struct ApplyDivergenceDampingAndUpdateVn {
+  static constexpr const char* name = "apply_divergence_damping_and_update_vn";
+
+  // Per-call fields.
+  ConstField<vp, MemorySpace> horizontal_gradient_of_normal_wind_divergence;
+  OutField<wp, MemorySpace> next_vn;
+  ConstField<wp, MemorySpace> current_vn;
+  ConstField<vp, MemorySpace> dwdz_at_cells_on_model_levels;
+  ConstField<vp, MemorySpace> predictor_normal_wind_advective_tendency;
+  ConstField<vp, MemorySpace> corrector_normal_wind_advective_tendency;
+  ConstField<vp, MemorySpace> normal_wind_tendency_due_to_slow_physics_process;
+  ConstField<vp, MemorySpace> normal_wind_iau_increment;
+  ConstField<wp, MemorySpace> theta_v_at_edges_on_model_levels;
+  ConstField<vp, MemorySpace> horizontal_pressure_gradient;
+  ConstVector<wp, MemorySpace> interpolated_fourth_order_divdamp_factor;  ///< (K)
+
+  // Static fields.
+  ConstVector<wp, MemorySpace> horizontal_mask_for_3d_divdamp;  ///< (E)
+  ConstVector<wp, MemorySpace> scaling_factor_for_3d_divdamp;   ///< (K)
+  ConstVector<wp, MemorySpace> inv_dual_edge_length;
+  ConstVector<wp, MemorySpace> nudgecoeff_e;
+  ConstField<wp, MemorySpace> geofac_grdiv;  ///< (E, 5) E2C2EO order
+  ConstIndexTable<MemorySpace> e2c;          ///< skip values replaced
+  ConstIndexTable<MemorySpace> e2c2eo;       ///< skip values replaced
+
+  wp second_order_divdamp_scaling_coeff = 0;
+  wp advection_explicit_weight_parameter = 0;
+  wp advection_implicit_weight_parameter = 0;
+  wp dtime = 0;
+  bool is_iau_active = false;
+  wp iau_wgt_dyn = 0;
+  bool limited_area = false;
+  bool apply_2nd_order_divergence_damping = false;
+  bool apply_4th_order_divergence_damping = false;
+  int divdamp_order = 24;
+  wp mean_cell_area = 0;
+  wp second_order_divdamp_factor = 0;
+  wp max_nudging_coefficient = 0;
+  wp dbl_eps = 0;
+
+  /// _add_vertical_wind_derivative_to_divergence_damping: the horizontal gradient of the total
+  /// (3-D) divergence at edge e, rounded to vp as ICON4Py's temporary.
+  KOKKOS_INLINE_FUNCTION vp gradient_of_total_divergence(const index_t e, const index_t k) const {
+    const auto& dwdz = dwdz_at_cells_on_model_levels;
+    return static_cast<vp>(static_cast<wp>(horizontal_gradient_of_normal_wind_divergence(e, k)) +
+                           horizontal_mask_for_3d_divdamp(e) * scaling_factor_for_3d_divdamp(k) *
+                               inv_dual_edge_length(e) *
+                               static_cast<wp>(dwdz(e2c(e, 1), k) - dwdz(e2c(e, 0), k)));
+  }
+
+  /// dycore_utils._calculate_fourth_order_divdamp_scaling_coeff at level k.
+  KOKKOS_INLINE_FUNCTION wp fourth_order_divdamp_scaling_coeff(const index_t k) const {
+    wp factor = interpolated_fourth_order_divdamp_factor(k);
+    if (divdamp_order == 24) {
+      const wp reduced = factor - wp(0.25) * second_order_divdamp_factor;
+      factor = reduced > wp(0) ? reduced : wp(0);  // maximum(0.0, ...)
+    }
+    return -factor * (mean_cell_area * mean_cell_area);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+    // _add_temporal_tendencies_to_vn_by_interpolating_between_time_levels.
+    wp vn = current_vn(e, k) +
+            dtime * (advection_explicit_weight_parameter *
+                         static_cast<wp>(predictor_normal_wind_advective_tendency(e, k)) +
+                     advection_implicit_weight_parameter *
+                         static_cast<wp>(corrector_normal_wind_advective_tendency(e, k)) +
+                     static_cast<wp>(normal_wind_tendency_due_to_slow_physics_process(e, k)) -
+                     physics::cpd * theta_v_at_edges_on_model_levels(e, k) *
+                         static_cast<wp>(horizontal_pressure_gradient(e, k)));
+    if (apply_2nd_order_divergence_damping)
+      vn = vn +
+           second_order_divdamp_scaling_coeff * static_cast<wp>(gradient_of_total_divergence(e, k));
+    if (apply_4th_order_divergence_damping) {
+      // _compute_graddiv2_of_vn: the Laplacian of the gradient over E2C2EO, recomputing the
+      // neighbours' total-divergence gradients instead of storing them.
+      wp sum = 0;
+      for (int j = 0; j < 5; ++j)
+        sum += static_cast<wp>(gradient_of_total_divergence(e2c2eo(e, j), k)) * geofac_grdiv(e, j);
+      const wp graddiv2 = static_cast<wp>(static_cast<vp>(sum));
+      const wp scal_divdamp = fourth_order_divdamp_scaling_coeff(k);
+      if (limited_area) {
+        const wp absolute = scal_divdamp < wp(0) ? -scal_divdamp : scal_divdamp;
+        const wp bdy_divdamp = wp(0.75) / (max_nudging_coefficient + dbl_eps) * absolute;
+        vn = vn + (scal_divdamp + bdy_divdamp * nudgecoeff_e(e)) * graddiv2;
+      } else {
+        vn = vn + scal_divdamp * graddiv2;
+      }
+    }
+    if (is_iau_active) vn = vn + iau_wgt_dyn * static_cast<wp>(normal_wind_iau_increment(e, k));
+    next_vn(e, k) = vn;
+  }
+};
+
+}  // namespace icondiff::stencils
