@@ -1,0 +1,404 @@
+// The dycore's edge programs (compute_rho_theta_pgrad_and_update_vn,
+// apply_divergence_damping_and_update_vn) run through Dycore<ExecSpace> against the independent
+// plain-loop reference written from ICON4Py's field operators (unit_tests/reference/
+// dycore_reference.hpp), on seeded random inputs, on the torus and a global and a limited-area
+// grid (real files when present, else generated), for every flag combination, over
+// solve_nonhydro's domains and over random sub-domains. Outputs start poisoned (NaN) or random;
+// whole arrays are compared, and every point outside the domain must keep its initial bits.
+// Double builds must agree with the reference exactly (same operation order, no contraction);
+// mixed-precision builds within the stencil tolerance. Compiled once per backend.
+#include "reference/dycore_reference.hpp"
+#include "support/field_compare.hpp"
+#include "support/random_state.hpp"
+#include "support/simple_grid.hpp"
+#include "support/test_grids.hpp"
+
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/grid/device_grid.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace icondiff {
+namespace dycore_test {
+
+using M = TEST_MEMSPACE;
+using Space = TEST_EXECSPACE;
+using test::HostArray;
+using test::HostArrays;
+using test::HostField;
+
+std::uint64_t seed_for(const std::string& test) {
+  if (const char* env = std::getenv("ICONDIFF_TEST_SEED")) return std::strtoull(env, nullptr, 10);
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the case name: stable, different per case
+  for (const char c : test) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h;
+}
+
+struct GridCase {
+  std::string name;
+  Grid grid;
+  int nlev;
+};
+
+/// The torus (every zone the whole grid), a global and a limited-area grid.
+std::vector<GridCase> dycore_grids() {
+  std::vector<GridCase> grids;
+  grids.push_back({"torus", test::make_simple_torus_grid(), 12});
+  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 10});
+  return grids;
+}
+
+/// A static bundle of random fields on `grid`: uniform in [-1, 1), except the level offsets of
+/// the pressure gradient (0..2, staying in the column, as ICON's) and pg_exdist (zero on half of
+/// the points: the hydrostatic correction applies only where it is not). nflatlev and
+/// nflat_gradp split the column into its three pressure-gradient regimes.
+DycoreInputs<M> random_inputs(const DeviceGrid<M>& grid, int nlev, test::RandomSource& rng,
+                              HostArrays& host) {
+  DycoreInputs<M> in;
+  in.grid = grid;
+  in.nlev = nlev;
+  in.nflatlev = nlev / 4;
+  in.nflat_gradp = nlev / 2;
+  in.mean_cell_area = 1.0 + rng.uniform(0, 1);
+  const test::FieldFiller fill = [&](const FieldSpec& spec, index_t, int, int k) -> double {
+    const std::string name = spec.name;
+    if (name == "vertoffset_gradp") return rng.integer(0, std::min(2, nlev - 1 - k));
+    if (name == "pg_exdist") return rng.uniform() < 0 ? 0.0 : rng.uniform();
+    return rng.uniform();
+  };
+  const FieldSizes sizes = in.sizes();
+  in.metric = test::random_state<DycoreMetricState, M>(sizes, fill, host, "icondiff::test::");
+  in.metric.scaling_factor_for_3d_divdamp = test::random_profile<M>(
+      "scaling_factor_for_3d_divdamp", nlev, [&](int) { return rng.uniform(0, 1); }, host);
+  in.interpolation =
+      test::random_state<DycoreInterpolationState, M>(sizes, fill, host, "icondiff::test::");
+  in.edges = test::random_state<DycoreEdgeParams, M>(sizes, fill, host, "icondiff::test::");
+  return in;
+}
+
+/// Pure outputs start as NaN, everything else random.
+test::FieldFiller call_filler(test::RandomSource& rng, const std::vector<std::string>& outputs) {
+  return [&rng, outputs](const FieldSpec& spec, index_t, int, int) -> double {
+    if (std::find(outputs.begin(), outputs.end(), spec.name) != outputs.end()) return test::poison;
+    return rng.uniform();
+  };
+}
+
+HostArray as_array(const HostField<double>& f) {
+  return {{static_cast<std::size_t>(f.points), static_cast<std::size_t>(f.levels)}, f.values};
+}
+
+/// The reference's output next to the kernel's: equal everywhere (NaN == NaN), exactly in a
+/// double build; and outside `domain` the kernel kept the initial bits.
+void expect_output(const std::string& what, const HostArray& kernel, const HostArray& reference,
+                   const HostArray& initial, const ProgramDomain& domain) {
+  const HostField<double> k = kernel.field(), r = reference.field(), i = initial.field();
+  const test::Tolerance tol =
+      sizeof(vp) == sizeof(float) ? test::stencil_tolerance() : test::Tolerance{0.0, 0.0};
+  EXPECT_TRUE(test::all_close(what, k, r, tol));
+  std::size_t touched = 0;
+  for (int level = 0; level < k.levels; ++level)
+    for (index_t p = 0; p < k.points; ++p) {
+      const bool inside = domain.horizontal.contains(p) && level >= domain.vertical_start &&
+                          level < domain.vertical_end;
+      if (inside) continue;
+      const double a = k(p, level), b = i(p, level);
+      if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++touched;
+    }
+  EXPECT_EQ(touched, 0u) << what << ": points outside the domain were written";
+}
+
+/// A random sub-domain of `full` (at least one point and level).
+ProgramDomain random_subdomain(const ProgramDomain& full, test::RandomSource& rng) {
+  ProgramDomain d = full;
+  if (full.horizontal.size() > 2) {
+    d.horizontal.start = full.horizontal.start + rng.integer(0, int(full.horizontal.size() / 3));
+    d.horizontal.end = full.horizontal.end - rng.integer(0, int(full.horizontal.size() / 3));
+  }
+  if (full.vertical_end - full.vertical_start > 2) {
+    d.vertical_start = full.vertical_start + 1;
+    d.vertical_end = full.vertical_end - 1;
+  }
+  return d;
+}
+
+// ---- compute_rho_theta_pgrad_and_update_vn ------------------------------------------------------
+
+reference::ComputeRhoThetaPgradAndUpdateVnArgs reference_args(
+    const HostArrays& s, const HostArrays& a, const RhoThetaPgradArguments<M>& call,
+    const DycoreInputs<M>& in, const Grid& grid, const ProgramDomain& domain) {
+  reference::ComputeRhoThetaPgradAndUpdateVnArgs r;
+  r.rho_at_edges_on_model_levels = a.at("rho_at_edges_on_model_levels").field();
+  r.theta_v_at_edges_on_model_levels = a.at("theta_v_at_edges_on_model_levels").field();
+  r.horizontal_pressure_gradient = a.at("horizontal_pressure_gradient").field();
+  r.next_vn = a.at("next_vn").field();
+  r.current_vn = a.at("current_vn").field();
+  r.tangential_wind = a.at("tangential_wind").field();
+  r.reference_rho_at_edges_on_model_levels = s.at("reference_rho_at_edges_on_model_levels").field();
+  r.reference_theta_at_edges_on_model_levels =
+      s.at("reference_theta_at_edges_on_model_levels").field();
+  r.perturbed_rho_at_cells_on_model_levels = a.at("perturbed_rho_at_cells_on_model_levels").field();
+  r.perturbed_theta_v_at_cells_on_model_levels =
+      a.at("perturbed_theta_v_at_cells_on_model_levels").field();
+  r.temporal_extrapolation_of_perturbed_exner =
+      a.at("temporal_extrapolation_of_perturbed_exner").field();
+  r.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
+      a.at("ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels").field();
+  r.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
+      a.at("d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels").field();
+  r.hydrostatic_correction_on_lowest_level =
+      a.at("hydrostatic_correction_on_lowest_level").vector();
+  r.predictor_normal_wind_advective_tendency =
+      a.at("predictor_normal_wind_advective_tendency").field();
+  r.normal_wind_tendency_due_to_slow_physics_process =
+      a.at("normal_wind_tendency_due_to_slow_physics_process").field();
+  r.normal_wind_iau_increment = a.at("normal_wind_iau_increment").field();
+  r.grf_tend_vn = a.at("grf_tend_vn").field();
+  r.geofac_grg_x = s.at("geofac_grg_x").table();
+  r.geofac_grg_y = s.at("geofac_grg_y").table();
+  r.pos_on_tplane_e_x = s.at("pos_on_tplane_e_1").table();
+  r.pos_on_tplane_e_y = s.at("pos_on_tplane_e_2").table();
+  r.primal_normal_cell_x = s.at("primal_normal_cell_x").table();
+  r.dual_normal_cell_x = s.at("dual_normal_cell_x").table();
+  r.primal_normal_cell_y = s.at("primal_normal_cell_y").table();
+  r.dual_normal_cell_y = s.at("dual_normal_cell_y").table();
+  r.ddxn_z_full = s.at("ddxn_z_full").field();
+  r.c_lin_e = s.at("c_lin_e").table();
+  r.ikoffset = s.at("vertoffset_gradp").int_field3();
+  r.zdiff_gradp = s.at("zdiff_gradp").field3();
+  r.pg_exdist = s.at("pg_exdist").field();
+  r.inv_dual_edge_length = s.at("inverse_dual_edge_lengths").vector();
+  r.dtime = call.dtime;
+  r.is_iau_active = call.is_iau_active;
+  r.iau_wgt_dyn = call.iau_wgt_dyn;
+  r.limited_area = in.grid.limited_area;
+  r.nflatlev = in.nflatlev;
+  r.nflat_gradp = in.nflat_gradp;
+  r.start_edge_lateral_boundary = grid.start(Location::Edge, Zone::LateralBoundary1);
+  r.start_edge_lateral_boundary_level_7 = grid.start(Location::Edge, Zone::LateralBoundary7);
+  r.start_edge_nudging_level_2 = grid.start(Location::Edge, Zone::Nudging2);
+  r.end_edge_nudging = grid.end(Location::Edge, Zone::Nudging);
+  r.end_edge_halo = grid.end(Location::Edge, Zone::Halo);
+  r.horizontal_start = domain.horizontal.start;
+  r.horizontal_end = domain.horizontal.end;
+  r.vertical_start = domain.vertical_start;
+  r.vertical_end = domain.vertical_end;
+  return r;
+}
+
+TEST(TEST_CATEGORY, DycoreComputeRhoThetaPgradAndUpdateVnMatchesReference) {
+  for (auto& g : dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    for (const bool iau : {false, true})
+      for (const bool subdomain : {false, true}) {
+        const std::string name = g.name + (iau ? " iau" : "") + (subdomain ? " subdomain" : "");
+        SCOPED_TRACE(name);
+        test::RandomSource rng(seed_for("rho_theta_pgrad " + name));
+        HostArrays statics, call_host;
+        const DycoreInputs<M> in = random_inputs(device, g.nlev, rng, statics);
+        Dycore<Space> dycore(DycoreConfig{}, in);
+        const std::vector<std::string> outputs = {"rho_at_edges_on_model_levels",
+                                                  "theta_v_at_edges_on_model_levels",
+                                                  "horizontal_pressure_gradient"};
+        auto call = test::random_state<RhoThetaPgradArguments, M>(
+            in.sizes(), call_filler(rng, outputs), call_host, "icondiff::test::");
+        call.dtime = 10.0 + rng.uniform(0, 5);
+        call.is_iau_active = iau;
+        call.iau_wgt_dyn = rng.uniform(0, 1);
+        ProgramDomain domain = dycore.rho_theta_pgrad_domain();
+        if (subdomain) domain = random_subdomain(domain, rng);
+
+        auto ref = reference_args(statics, call_host, call, in, g.grid, domain);
+        reference::compute_rho_theta_pgrad_and_update_vn(g.grid, ref);
+        dycore.compute_rho_theta_pgrad_and_update_vn(Space(), call, &domain);
+        compat::fence(Space(), "test");
+
+        expect_output("rho_at_edges_on_model_levels",
+                      test::to_host_array(call.rho_at_edges_on_model_levels),
+                      as_array(ref.rho_at_edges_on_model_levels),
+                      call_host.at("rho_at_edges_on_model_levels"), domain);
+        expect_output("theta_v_at_edges_on_model_levels",
+                      test::to_host_array(call.theta_v_at_edges_on_model_levels),
+                      as_array(ref.theta_v_at_edges_on_model_levels),
+                      call_host.at("theta_v_at_edges_on_model_levels"), domain);
+        expect_output("horizontal_pressure_gradient",
+                      test::to_host_array(call.horizontal_pressure_gradient),
+                      as_array(ref.horizontal_pressure_gradient),
+                      call_host.at("horizontal_pressure_gradient"), domain);
+        expect_output("next_vn", test::to_host_array(call.next_vn), as_array(ref.next_vn),
+                      call_host.at("next_vn"), domain);
+      }
+  }
+}
+
+// ---- apply_divergence_damping_and_update_vn -----------------------------------------------------
+
+struct DivDampCase {
+  bool second_order, fourth_order, iau, flip_limited_area;
+  DivergenceDampingOrder order;
+};
+
+TEST(TEST_CATEGORY, DycoreApplyDivergenceDampingAndUpdateVnMatchesReference) {
+  std::vector<DivDampCase> cases;
+  for (const bool second : {false, true})
+    for (const bool fourth : {false, true})
+      for (const bool iau : {false, true})
+        cases.push_back({second, fourth, iau, false, DivergenceDampingOrder::Combined});
+  cases.push_back({true, true, false, true, DivergenceDampingOrder::Combined});
+  cases.push_back({false, true, true, false, DivergenceDampingOrder::FourthOrder});
+  cases.push_back({false, true, false, true, DivergenceDampingOrder::FourthOrder});
+
+  for (auto& g : dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    // One static bundle per grid (random fields take most of the test's time); each case draws
+    // its own per-call fields and configuration.
+    test::RandomSource static_rng(seed_for("divdamp statics " + g.name));
+    HostArrays statics;
+    const DycoreInputs<M> grid_inputs = random_inputs(device, g.nlev, static_rng, statics);
+    for (const auto& c : cases) {
+      for (const bool subdomain : {false, true}) {
+        const std::string name = g.name + " 2nd " + std::to_string(c.second_order) + " 4th " +
+                                 std::to_string(c.fourth_order) + " iau " + std::to_string(c.iau) +
+                                 " order " + std::to_string(int(c.order)) +
+                                 (c.flip_limited_area ? " limited_area flipped" : "") +
+                                 (subdomain ? " subdomain" : "");
+        SCOPED_TRACE(name);
+        test::RandomSource rng(seed_for("divdamp " + name));
+        HostArrays call_host;
+        DycoreInputs<M> in = grid_inputs;
+        if (c.flip_limited_area) in.grid.limited_area = !device.limited_area;
+        DycoreConfig config;
+        config.divdamp_order = c.order;
+        config.veladv_offctr = rng.uniform(0, 0.5);
+        config.max_nudging_coefficient = rng.uniform(0, 1);
+        Dycore<Space> dycore(config, in);
+        auto call = test::random_state<DivergenceDampingArguments, M>(
+            in.sizes(), call_filler(rng, {}), call_host, "icondiff::test::");
+        call.interpolated_fourth_order_divdamp_factor = test::random_profile<M>(
+            "interpolated_fourth_order_divdamp_factor", g.nlev,
+            [&](int) { return rng.uniform(0, 0.01); }, call_host);
+        call.second_order_divdamp_factor = rng.uniform(0, 0.02);
+        call.second_order_divdamp_scaling_coeff = rng.uniform();
+        call.dtime = 10.0 + rng.uniform(0, 5);
+        call.apply_2nd_order_divergence_damping = c.second_order;
+        call.apply_4th_order_divergence_damping = c.fourth_order;
+        call.is_iau_active = c.iau;
+        call.iau_wgt_dyn = rng.uniform(0, 1);
+        ProgramDomain domain = dycore.divergence_damping_domain();
+        if (subdomain) domain = random_subdomain(domain, rng);
+
+        reference::ApplyDivergenceDampingAndUpdateVnArgs r;
+        r.horizontal_gradient_of_normal_wind_divergence =
+            call_host.at("horizontal_gradient_of_normal_wind_divergence").field();
+        r.next_vn = call_host.at("next_vn").field();
+        r.current_vn = call_host.at("current_vn").field();
+        r.dwdz_at_cells_on_model_levels = call_host.at("dwdz_at_cells_on_model_levels").field();
+        r.predictor_normal_wind_advective_tendency =
+            call_host.at("predictor_normal_wind_advective_tendency").field();
+        r.corrector_normal_wind_advective_tendency =
+            call_host.at("corrector_normal_wind_advective_tendency").field();
+        r.normal_wind_tendency_due_to_slow_physics_process =
+            call_host.at("normal_wind_tendency_due_to_slow_physics_process").field();
+        r.normal_wind_iau_increment = call_host.at("normal_wind_iau_increment").field();
+        r.second_order_divdamp_scaling_coeff = call.second_order_divdamp_scaling_coeff;
+        r.theta_v_at_edges_on_model_levels =
+            call_host.at("theta_v_at_edges_on_model_levels").field();
+        r.horizontal_pressure_gradient = call_host.at("horizontal_pressure_gradient").field();
+        r.horizontal_mask_for_3d_divdamp = statics.at("horizontal_mask_for_3d_divdamp").vector();
+        r.scaling_factor_for_3d_divdamp = statics.at("scaling_factor_for_3d_divdamp").vector();
+        r.inv_dual_edge_length = statics.at("inverse_dual_edge_lengths").vector();
+        r.nudgecoeff_e = statics.at("nudgecoeff_e").vector();
+        r.geofac_grdiv = statics.at("geofac_grdiv").table();
+        r.interpolated_fourth_order_divdamp_factor =
+            call_host.at("interpolated_fourth_order_divdamp_factor").vector();
+        r.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
+        r.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
+        r.dtime = call.dtime;
+        r.is_iau_active = call.is_iau_active;
+        r.iau_wgt_dyn = call.iau_wgt_dyn;
+        r.limited_area = in.grid.limited_area;
+        r.apply_2nd_order_divergence_damping = c.second_order;
+        r.apply_4th_order_divergence_damping = c.fourth_order;
+        r.divdamp_order = int(c.order);
+        r.mean_cell_area = in.mean_cell_area;
+        r.second_order_divdamp_factor = call.second_order_divdamp_factor;
+        r.max_nudging_coefficient = config.max_nudging_coefficient;
+        r.dbl_eps = std::numeric_limits<double>::epsilon();
+        r.horizontal_start = domain.horizontal.start;
+        r.horizontal_end = domain.horizontal.end;
+        r.vertical_start = domain.vertical_start;
+        r.vertical_end = domain.vertical_end;
+        reference::apply_divergence_damping_and_update_vn(g.grid, r);
+
+        dycore.apply_divergence_damping_and_update_vn(Space(), call, &domain);
+        compat::fence(Space(), "test");
+        expect_output("next_vn", test::to_host_array(call.next_vn), as_array(r.next_vn),
+                      call_host.at("next_vn"), domain);
+      }
+    }
+  }
+}
+
+// ---- Bad input ----------------------------------------------------------------------------------
+
+TEST(TEST_CATEGORY, DycoreRefusesBadInputsNamingThem) {
+  const Grid grid = test::make_simple_torus_grid();
+  const DeviceGrid<M> device(grid);
+  test::RandomSource rng(7);
+  HostArrays host;
+  const DycoreInputs<M> good = random_inputs(device, 6, rng, host);
+  const auto refuses = [&](DycoreInputs<M> in, const DycoreConfig& config, const char* needle) {
+    try {
+      Dycore<Space> d(config, in);
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      return;
+    }
+    ADD_FAILURE() << "accepted, expected an error naming " << needle;
+  };
+  DycoreInputs<M> in = good;
+  in.nflat_gradp = 6;
+  refuses(in, {}, "nflat_gradp");
+  in = good;
+  in.mean_cell_area = 0;
+  refuses(in, {}, "mean_cell_area");
+  in = good;
+  in.metric.pg_exdist = decltype(in.metric.pg_exdist)("short", device.num_edges, 5);
+  refuses(in, {}, "pg_exdist");
+  in = good;
+  in.metric.vertoffset_gradp = decltype(in.metric.vertoffset_gradp)("far", device.num_edges, 2, 6);
+  Kokkos::deep_copy(in.metric.vertoffset_gradp, 3);  // level 5 + 3 lies below the column
+  refuses(in, {}, "vertoffset_gradp");
+  DycoreConfig config;
+  config.divdamp_order = static_cast<DivergenceDampingOrder>(3);
+  refuses(good, config, "divdamp_order");
+
+  Dycore<Space> dycore(DycoreConfig{}, good);
+  HostArrays call_host;
+  auto call = test::random_state<RhoThetaPgradArguments, M>(good.sizes(), call_filler(rng, {}),
+                                                            call_host, "icondiff::test::");
+  call.next_vn = decltype(call.next_vn)("next_vn", device.num_edges, 7);
+  EXPECT_THROW(
+      {
+        try {
+          dycore.compute_rho_theta_pgrad_and_update_vn(call);
+        } catch (const InvalidArgument& e) {
+          EXPECT_NE(std::string(e.what()).find("next_vn"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      InvalidArgument);
+  ProgramDomain outside = dycore.rho_theta_pgrad_domain();
+  outside.vertical_end = 7;
+  call.next_vn = decltype(call.next_vn)("next_vn", device.num_edges, 6);
+  EXPECT_THROW(dycore.compute_rho_theta_pgrad_and_update_vn(Space(), call, &outside),
+               InvalidArgument);
+}
+
+}  // namespace dycore_test
+}  // namespace icondiff
