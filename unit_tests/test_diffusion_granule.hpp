@@ -1,7 +1,8 @@
 // The whole granule (Diffusion<TEST_EXECSPACE>::run) against the chained plain-loop reference on
 // the real global and limited-area grids, over shear types, zdiffu on/off, temperature on/off,
-// initial and regular steps, and both strategies; plus the exchange points, the kernel labels,
-// "nothing allocated, copied or fenced inside run" and the errors for bad input.
+// initial and regular steps, and both strategies; plus the exchange points, the timers and the
+// errors for bad input. The kernel labels, profiling regions and "nothing allocated, copied or
+// fenced inside run" are checked through Kokkos Tools in test_kokkos_tools_labels.hpp.
 #include "reference/diffusion_reference.hpp"
 #include "support/field_compare.hpp"
 #include "support/granule_inputs.hpp"
@@ -13,8 +14,6 @@
 #include <icondiff/io/grid_source.hpp>
 
 #include <gtest/gtest.h>
-
-#include <set>
 
 namespace icondiff {
 namespace granule_test {
@@ -226,77 +225,6 @@ TEST(TEST_CATEGORY, granule_exchange_points) {
   expect_exchange_sequence(f, none, false, true);
   none.apply_to_temperature = false;  // then X5 is skipped
   expect_exchange_sequence(f, none, false, true);
-}
-
-// ---- Labels, and nothing allocated / copied / fenced inside run --------------------------------
-
-std::vector<std::string> kernel_names;
-std::vector<std::string> region_names;
-std::vector<std::string> fence_names;
-int allocations = 0, deep_copies = 0;
-void on_kernel(const char* name, std::uint32_t, std::uint64_t*) {
-  kernel_names.emplace_back(name);
-}
-void on_region(const char* name) {
-  region_names.emplace_back(name);
-}
-void on_allocate(Kokkos_Profiling_SpaceHandle, const char*, const void*, std::uint64_t) {
-  ++allocations;
-}
-void on_deep_copy(Kokkos_Profiling_SpaceHandle, const char*, const void*,
-                  Kokkos_Profiling_SpaceHandle, const char*, const void*, std::uint64_t) {
-  ++deep_copies;
-}
-void on_fence(const char* name, std::uint32_t, std::uint64_t*) {
-  // Kokkos 4 fences around every kernel on its own while a tool callback is set ("Kokkos::Tools::
-  // invoke_kokkosp_callback: Kokkos Profile Tool Fence"); those are the tool's, not the granule's.
-  if (std::string(name).rfind("Kokkos::Tools::", 0) == 0) return;
-  fence_names.emplace_back(name);
-}
-
-TEST(TEST_CATEGORY, granule_run_is_labelled_and_does_not_allocate_copy_or_fence) {
-  const auto grids = granule_grids();
-  const Fixture f = make_fixture(grids.back().grid, 10, 11);
-  for (const auto strategy : {DiffusionStrategy::Unfused, DiffusionStrategy::Fused}) {
-    SCOPED_TRACE(to_string(strategy));
-    auto granule = make_granule(f, mch_ch_r04b09_config(), strategy);
-    auto state = test::to_device<M>(f.state);
-    granule.run(state.diagnostic, state.prognostic, 10.0, false);  // warm-up
-    compat::fence(Space(), "icondiff::test::warm_up");
-    kernel_names.clear();
-    region_names.clear();
-    fence_names.clear();
-    allocations = deep_copies = 0;
-    compat::set_begin_parallel_for_callback(on_kernel);
-    compat::set_push_region_callback(on_region);
-    compat::set_allocate_data_callback(on_allocate);
-    compat::set_begin_deep_copy_callback(on_deep_copy);
-    compat::set_begin_fence_callback(on_fence);
-    granule.run(state.diagnostic, state.prognostic, 10.0, false);
-    compat::set_begin_parallel_for_callback(nullptr);
-    compat::set_push_region_callback(nullptr);
-    compat::set_allocate_data_callback(nullptr);
-    compat::set_begin_deep_copy_callback(nullptr);
-    compat::set_begin_fence_callback(nullptr);
-    compat::fence(Space(), "icondiff::test::after_run");
-    EXPECT_EQ(allocations, 0);
-    EXPECT_EQ(deep_copies, 0);
-    EXPECT_TRUE(fence_names.empty()) << "one rank, no timers: no exchange needs a fence; got "
-                                     << fence_names.size() << ", the first: " << fence_names[0];
-    ASSERT_FALSE(region_names.empty());
-    EXPECT_EQ(region_names.front(), "icondiff::diffusion::run");
-    ASSERT_GE(kernel_names.size(), 6u);
-    for (const auto& name : kernel_names)
-      EXPECT_EQ(name.rfind("icondiff::diffusion::", 0), 0u) << name;
-    const std::set<std::string> names(kernel_names.begin(), kernel_names.end());
-    for (const char* required :
-         {"icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla2",
-          "icondiff::diffusion::calculate_nabla2_and_smag_coefficients_for_vn",
-          "icondiff::diffusion::calculate_diagnostic_quantities_for_turbulence",
-          "icondiff::diffusion::rbf_vector_interpolation_of_u_v_vert_before_nabla4",
-          "icondiff::diffusion::apply_diffusion_to_vn"})
-      EXPECT_EQ(names.count(required), 1u) << required;
-  }
 }
 
 // ---- Timers -----------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 // (points x levels) range once; levels visits exactly its levels; columns runs one column body
 // per point of the range (recurrences in k: a prefix sum and a Thomas tridiagonal solve, checked
 // against plain host loops); nothing outside a range is touched; attached timers record one
-// sample per launch under the launch's label; bind() moves the following launches to another
-// instance. Compiled once per enabled backend.
+// sample per launch under the launch's label; every launch runs in its step's profiling region;
+// bind() moves the following launches to another instance. Compiled once per enabled backend.
 #include <icondiff/core/kernel_runner.hpp>
 #include <icondiff/kokkos_compat.hpp>
 
@@ -300,6 +300,40 @@ TEST(TEST_CATEGORY, timers_record_each_launch_once_under_its_label) {
   got.clear();
   for (const auto& [name, samples] : timers.samples()) got[name] = samples.size();
   EXPECT_EQ(got, expected);
+}
+
+// ---- Regions ------------------------------------------------------------------------------------
+
+std::vector<std::string> pushed_regions;
+void on_push_region(const char* name) {
+  pushed_regions.emplace_back(name);
+}
+
+TEST(TEST_CATEGORY, every_launch_runs_in_the_region_of_its_step) {
+  const index_t n = 40, nlev = 3;
+  Field out("out", n, nlev), in("in", n, nlev);
+  Counts visits("visits", n, nlev);
+  Kokkos::View<double*, FieldLayout, M> profile("profile", nlev);
+  Kokkos::View<int*, FieldLayout, M> level_visits("level_visits", nlev);
+  KernelRunner<Space> runner;
+  pushed_regions.clear();
+  compat::set_push_region_callback(on_push_region);
+  runner.points_levels("icondiff::test::a", {0, n}, 0, nlev, MarkPointLevel{out, visits});
+  runner.levels("icondiff::test::b", 0, nlev, MarkLevel{profile, level_visits});
+  runner.columns("icondiff::test::c", {0, 0}, PrefixSum{in, out, nlev});  // empty: still a step
+  runner.points_levels("no_namespace", {0, n}, 0, nlev, MarkPointLevel{out, visits});
+  runner.points_levels("icondiff::test::a", {0, n}, 0, nlev, MarkPointLevel{out, visits});
+  compat::set_push_region_callback(nullptr);
+  runner.fence("icondiff::test::regions");
+  // The label without its namespace: never a kernel's own name (tools keyed by name would merge
+  // the region with its kernel).
+  const std::vector<std::string> expected = {"a", "b", "c", "no_namespace", "a"};
+  EXPECT_EQ(pushed_regions, expected);
+  // Without a tool nothing is made: the label itself comes back.
+  const std::string label = "icondiff::test::a";
+  if (!compat::tools_loaded()) {  // (unless the tests run under a tool)
+    EXPECT_EQ(&runner.region_name(label), &label);
+  }
 }
 
 // ---- bind ---------------------------------------------------------------------------------------

@@ -98,6 +98,11 @@ class ScopedRegion {
   ScopedRegion& operator=(const ScopedRegion&) = delete;
 };
 
+/// Whether a Kokkos Tools library is loaded or a callback registered (every supported version).
+inline bool tools_loaded() {
+  return Kokkos::Tools::profileLibraryLoaded();
+}
+
 // ---- Tool callbacks (used by tests that check kernel and region labels). They live in
 // Kokkos::Tools::Experimental in every supported version.
 // ------------------------------------------
@@ -118,8 +123,15 @@ inline void set_end_parallel_for_callback(EndKernelCallback callback) {
 inline void set_end_parallel_reduce_callback(EndKernelCallback callback) {
   Kokkos::Tools::Experimental::set_end_parallel_reduce_callback(callback);
 }
+inline void set_begin_parallel_scan_callback(BeginKernelCallback callback) {
+  Kokkos::Tools::Experimental::set_begin_parallel_scan_callback(callback);
+}
 inline void set_push_region_callback(PushRegionCallback callback) {
   Kokkos::Tools::Experimental::set_push_region_callback(callback);
+}
+using PopRegionCallback = void (*)();
+inline void set_pop_region_callback(PopRegionCallback callback) {
+  Kokkos::Tools::Experimental::set_pop_region_callback(callback);
 }
 // The C interface's typedefs have the same names in 3.4 and 4.x.
 using AllocateDataCallback = Kokkos_Profiling_allocateDataFunction;

@@ -154,8 +154,11 @@ void Diffusion<ExecSpace>::fence_for_exchange() {
   if (exchange_->needs_synchronization()) runner_.fence("icondiff::diffusion::before_exchange");
 }
 
+/// One exchange step, fence included, inside its region `label`.
 template <class ExecSpace>
-void Diffusion<ExecSpace>::exchange(Location location, HaloField a, HaloField b) {
+void Diffusion<ExecSpace>::exchange(const std::string& label, Location location, HaloField a,
+                                    HaloField b) {
+  compat::ScopedRegion region(label);
   const HaloField fields[2] = {a, b};
   fence_for_exchange();
   exchange_->exchange(runner_.space(), location, fields, b.data ? 2 : 1);
@@ -174,7 +177,8 @@ void Diffusion<ExecSpace>::run(const ExecSpace& space,
   const FieldSizes sizes = inputs_.sizes();
   check_state_extents(prognostic, sizes, "diffusion: prognostic");
   check_state_extents(diagnostic, sizes, "diffusion: diagnostic");
-  compat::ScopedRegion region(diffusion_labels::run);
+  // The call's region (ICON's timer name); every step below pushes its own region inside it.
+  compat::ScopedRegion region(diffusion_labels::call_region);
   runner_.bind(space);
   runner_.timed(diffusion_labels::run, [&] {
     const HaloExchangeHandle vn_exchange =
@@ -183,8 +187,10 @@ void Diffusion<ExecSpace>::run(const ExecSpace& space,
       run_w_unfused(diagnostic, prognostic);
     else
       run_w_fused(diagnostic, prognostic);
-    // X4b
-    exchange_->wait(vn_exchange);
+    {  // X4b
+      compat::ScopedRegion wait_region(diffusion_labels::wait_exchange_vn);
+      exchange_->wait(vn_exchange);
+    }
     if (config_.apply_to_temperature) run_theta_steps(prognostic);
     run_final_exchanges(prognostic, initial_run);
   });
@@ -211,7 +217,8 @@ HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
   // S2, X1
   runner_.points_levels(L::rbf_before_nabla2, r.rbf_vertices, 0, nlev_,
                         S::rbf_vec_interpol_vertex(in, prognostic.vn, t.u_vert, t.v_vert));
-  exchange(Location::Vertex, halo_field(t.u_vert), halo_field(t.v_vert));
+  exchange(L::exchange_u_v_vert_before_nabla2, Location::Vertex, halo_field(t.u_vert),
+           halo_field(t.v_vert));
   // S3
   runner_.points_levels(
       L::nabla2_and_smag, r.nabla2_edges, 0, nlev_,
@@ -222,15 +229,17 @@ HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
         L::turbulence, r.turbulence_cells, 1, nlev_,
         S::diagnostic_quantities_for_turbulence(in, t, diagnostic, prognostic.vn));
   // X2, S5, X3
-  exchange(Location::Edge, halo_field(t.z_nabla2_e));
+  exchange(L::exchange_z_nabla2_e, Location::Edge, halo_field(t.z_nabla2_e));
   runner_.points_levels(L::rbf_before_nabla4, r.rbf_vertices, 0, nlev_,
                         S::rbf_vec_interpol_vertex(in, t.z_nabla2_e, t.u_vert, t.v_vert));
-  exchange(Location::Vertex, halo_field(t.u_vert), halo_field(t.v_vert));
+  exchange(L::exchange_u_v_vert_before_nabla4, Location::Vertex, halo_field(t.u_vert),
+           halo_field(t.v_vert));
   // S6
   runner_.points_levels(L::vn, r.vn_edges, 0, nlev_,
                         S::apply_diffusion_to_vn(in, t, params_, diff_multfac_vn,
                                                  r.start_2nd_nudge_line, prognostic.vn));
   // X4a: the vn exchange runs while w is diffused.
+  compat::ScopedRegion start_region(L::start_exchange_vn);
   fence_for_exchange();
   const HaloField vn_field = halo_field(prognostic.vn);
   return exchange_->start(runner_.space(), Location::Edge, &vn_field, 1);
@@ -240,10 +249,12 @@ template <class ExecSpace>
 void Diffusion<ExecSpace>::run_final_exchanges(
     const DiffusionPrognosticState<memory_space>& prognostic, bool initial_run) {
   // X5, X6: only in the initial run or without NWP/AES physics (those exchange later anyway).
+  namespace L = diffusion_labels;
   if (!config_.exchanges_at_end(initial_run)) return;
   if (config_.apply_to_temperature)
-    exchange(Location::Cell, halo_field(prognostic.theta_v), halo_field(prognostic.exner));
-  exchange(Location::Cell, halo_field(prognostic.w));
+    exchange(L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
+             halo_field(prognostic.exner));
+  exchange(L::exchange_w, Location::Cell, halo_field(prognostic.w));
 }
 
 template <class ExecSpace>
@@ -252,8 +263,10 @@ void Diffusion<ExecSpace>::exchange_prognostic_halos(
   if (!exchange_->needs_synchronization()) return;
   check_state_extents(prognostic, inputs_.sizes(), "diffusion: prognostic");
   runner_.bind(space);
-  exchange(Location::Cell, halo_field(prognostic.theta_v), halo_field(prognostic.exner));
-  exchange(Location::Cell, halo_field(prognostic.w));
+  namespace L = diffusion_labels;
+  exchange(L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
+           halo_field(prognostic.exner));
+  exchange(L::exchange_w, Location::Cell, halo_field(prognostic.w));
 }
 
 template <class ExecSpace>

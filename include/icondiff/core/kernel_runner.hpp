@@ -5,6 +5,11 @@
 //
 // The instance can change between calls (bind()), so a caller can run a granule on the stream
 // of its choice per call (ArborX style); the schedule and timers stay.
+//
+// Every launch runs inside a Kokkos profiling region, the step's region (region_name(): the label
+// without its namespace), timer fences included, so a Tools connector shows each step of a granule
+// as a region under the granule's call region. Without a tool loaded this costs a test of the
+// tool callbacks per launch.
 #pragma once
 
 #include <icondiff/core/index_range.hpp>
@@ -13,6 +18,8 @@
 #include <icondiff/profiling/kernel_timers.hpp>
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <string>
 
 namespace icondiff {
@@ -38,27 +45,32 @@ class KernelRunner {
   KernelTimers* timers() const { return timers_; }
 
   /// body(point, level) for every point in `points` and level in [level_begin, level_end), with
-  /// the runner's loop schedule. Empty ranges launch nothing.
+  /// the runner's loop schedule, inside the region region_name(label). Empty ranges launch nothing
+  /// (the region is still pushed: the step ran, with nothing to do).
   template <class Body>
   void points_levels(const std::string& label, IndexRange points, index_t level_begin,
                      index_t level_end, const Body& body) {
+    compat::ScopedRegion region(region_name(label));
     timed(label, [&] {
       parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_);
     });
   }
 
-  /// body(level) for level in [level_begin, level_end): vertical profiles.
+  /// body(level) for level in [level_begin, level_end): vertical profiles (inside the region
+  /// region_name(label)).
   template <class Body>
   void levels(const std::string& label, index_t level_begin, index_t level_end, const Body& body) {
+    compat::ScopedRegion region(region_name(label));
     timed(label, [&] { parallel_for_levels(label, space_, level_begin, level_end, body); });
   }
 
   /// body(point) for every point in `points`: a column body that loops over its own levels, for
   /// recurrences in k (tridiagonal sweeps). One thread per column, consecutive threads on
   /// consecutive points, so with FieldLayout (point fastest) every level's loads coalesce on GPUs
-  /// and CPU threads get contiguous blocks of columns.
+  /// and CPU threads get contiguous blocks of columns. Inside the region region_name(label).
   template <class Body>
   void columns(const std::string& label, IndexRange points, const Body& body) {
+    compat::ScopedRegion region(region_name(label));
     if (points.empty()) return;
     timed(label, [&] {
       Kokkos::parallel_for(label,
@@ -66,6 +78,24 @@ class KernelRunner {
                                space_, points.start, points.end),
                            body);
     });
+  }
+
+  /// The profiling region of the launches labelled `label`: the label without its namespace
+  /// ("icondiff::diffusion::apply_diffusion_to_vn" -> "apply_diffusion_to_vn"), the step's name in
+  /// ICON4Py and in the built-in timer table. It must differ from the kernel's label: tools that
+  /// key by name alone (kp_kernel_timer) would merge a region and a kernel of the same name. Kept
+  /// per label, so only a label's first launch with a tool loaded allocates; without a tool the
+  /// label itself is returned (pushRegion then does nothing with it).
+  const std::string& region_name(const std::string& label) {
+    if (!compat::tools_loaded()) return label;
+    auto it = region_names_.find(label);
+    if (it == region_names_.end()) {
+      const auto colons = label.rfind("::");
+      it = region_names_
+               .emplace(label, colons == std::string::npos ? label : label.substr(colons + 2))
+               .first;
+    }
+    return it->second;
   }
 
   /// Waits for every kernel enqueued so far on the instance (before an exchange reads the
@@ -91,6 +121,7 @@ class KernelRunner {
   ExecSpace space_;
   LoopSchedule schedule_;
   KernelTimers* timers_ = nullptr;
+  std::map<std::string, std::string, std::less<>> region_names_;
 };
 
 }  // namespace icondiff

@@ -81,6 +81,8 @@ class Diffusion {
   /// One diffusion step: updates vn, w, theta_v and exner in place and writes the turbulence
   /// diagnostics (ICON4Py Diffusion.run; diffusion_spec §3). `dtime` must be > 0. Kernels are
   /// enqueued on `space` (or the options' instance) and not fenced (unless timers are attached).
+  /// The call runs inside the Kokkos profiling region `nh_hdiff`, each step (kernel or exchange)
+  /// inside its own region (diffusion_labels.hpp; docs/user/profiling.md).
   void run(const ExecSpace& space, const DiffusionDiagnosticState<memory_space>& diagnostic,
            const DiffusionPrognosticState<memory_space>& prognostic, double dtime,
            bool initial_run = false);
@@ -113,7 +115,8 @@ class Diffusion {
 
  private:
   void check_neighbours_in_ranges() const;
-  void exchange(Location location, HaloField a, HaloField b = {});
+  /// One exchange step (X1-X3, X5, X6) inside its profiling region `label`.
+  void exchange(const std::string& label, Location location, HaloField a, HaloField b = {});
   void fence_for_exchange();
 
   /// S1-S6 and the start of the vn exchange (X4a): the same kernels in both strategies.
