@@ -649,5 +649,471 @@ TEST(DivergenceDamping, WrongShapesThrowNamingTheField) {
       "cells");
 }
 
+// ================================================================================================
+// vertically_implicit_solver_at_predictor_step / _at_corrector_step
+// ================================================================================================
+
+constexpr int kSolverLevels = 8;
+
+/// Fills the members both solver programs share with a random but physically scaled state:
+/// positive densities, temperatures, Exner values and layer thicknesses, small fluxes. Outputs
+/// are NaN, next_w NaN except where the boundary condition or the solve writes it.
+template <class Args>
+void fill_common_solver_args(const Grid& g, RandomSource& rng, Args& a, int nlev) {
+  const index_t ne = g.num_edges, nc = g.num_cells;
+  a.next_w = Field(nc, nlev + 1, nan);
+  a.next_rho = Field(nc, nlev, nan);
+  a.next_exner = Field(nc, nlev, nan);
+  a.next_theta_v = Field(nc, nlev, nan);
+  a.exner_dynamical_increment = rng.field(nc, nlev);
+  a.geofac_div = random_table(rng, nc, 3, -1e-3, 1e-3);
+  a.mass_flux_at_edges_on_model_levels = rng.field(ne, nlev);
+  a.theta_v_flux_at_edges_on_model_levels = rng.field(ne, nlev, -300.0, 300.0);
+  a.predictor_vertical_wind_advective_tendency = rng.field(nc, nlev, -1e-2, 1e-2);
+  a.nonhydro_buoy_at_cells_on_half_levels = rng.field(nc, nlev, -1e-4, 1e-4);
+  a.rho_at_cells_on_half_levels = rng.field(nc, nlev + 1, 0.5, 1.5);
+  a.contravariant_correction_at_cells_on_half_levels = rng.field(nc, nlev + 1, -0.1, 0.1);
+  a.exner_w_explicit_weight_parameter = rng.vector(nc, 0.0, 0.5);
+  a.current_exner = rng.field(nc, nlev, 0.6, 1.0);
+  a.current_rho = rng.field(nc, nlev, 0.5, 1.5);
+  a.current_theta_v = rng.field(nc, nlev, 250.0, 350.0);
+  a.current_w = rng.field(nc, nlev, -1.0, 1.0);
+  a.inv_ddqz_z_full = rng.field(nc, nlev, 1.0 / 500.0, 1.0 / 50.0);
+  a.exner_w_implicit_weight_parameter = rng.vector(nc, 0.5, 1.0);
+  a.theta_v_at_cells_on_half_levels = rng.field(nc, nlev + 1, 250.0, 350.0);
+  a.perturbed_exner_at_cells_on_model_levels = rng.field(nc, nlev, -1e-3, 1e-3);
+  a.exner_tendency_due_to_slow_physics = rng.field(nc, nlev, -1e-5, 1e-5);
+  a.rho_iau_increment = rng.field(nc, nlev, -1e-3, 1e-3);
+  a.exner_iau_increment = rng.field(nc, nlev, -1e-4, 1e-4);
+  a.ddqz_z_half = rng.field(nc, nlev, 50.0, 500.0);
+  a.rayleigh_damping_factor = rng.vector(nlev + 1, 0.5, 1.0);
+  a.reference_exner_at_cells_on_model_levels = rng.field(nc, nlev, 0.6, 1.0);
+  a.iau_wgt_dyn = 0.375;
+  a.dtime = 10.0;
+  a.is_iau_active = false;
+  a.rayleigh_type = 1;  // CLASSIC: no damping in the solver
+  a.at_first_substep = false;
+  a.end_index_of_damping_layer = 3;
+  a.kstart_moist = 4;
+  a.start_cell_index_nudging = 0;
+  a.end_cell_index_local = nc;
+  a.vertical_start_index_model_top = 0;
+  a.vertical_end_index_model_surface = nlev + 1;
+}
+
+ref::VerticallyImplicitSolverAtPredictorStepArgs random_predictor_args(const Grid& g,
+                                                                       RandomSource& rng,
+                                                                       int nlev = kSolverLevels) {
+  ref::VerticallyImplicitSolverAtPredictorStepArgs a;
+  fill_common_solver_args(g, rng, a, nlev);
+  a.dwdz_at_cells_on_model_levels = Field(g.num_cells, nlev, nan);
+  a.contravariant_correction_at_edges_on_model_levels = rng.field(g.num_edges, nlev, -0.1, 0.1);
+  a.e_bln_c_s = random_table(rng, g.num_cells, 3, 0.2, 0.5);
+  a.wgtfac_c = rng.field(g.num_cells, nlev, 0.3, 0.7);
+  a.wgtfacq_c = rng.field(g.num_cells, nlev, 0.2, 1.2);
+  a.divdamp_type = 3;
+  a.flat_level_index_plus1 = 3;
+  a.start_cell_index_lateral_lvl3 = 0;
+  a.end_cell_index_halo_lvl1 = g.num_cells;
+  return a;
+}
+
+ref::VerticallyImplicitSolverAtCorrectorStepArgs random_corrector_args(const Grid& g,
+                                                                       RandomSource& rng,
+                                                                       int nlev = kSolverLevels) {
+  ref::VerticallyImplicitSolverAtCorrectorStepArgs a;
+  fill_common_solver_args(g, rng, a, nlev);
+  a.dynamical_vertical_mass_flux_at_cells_on_half_levels = rng.field(g.num_cells, nlev);
+  a.dynamical_vertical_volumetric_flux_at_cells_on_half_levels = rng.field(g.num_cells, nlev);
+  a.corrector_vertical_wind_advective_tendency = rng.field(g.num_cells, nlev, -1e-2, 1e-2);
+  a.advection_explicit_weight_parameter = 0.25;
+  a.advection_implicit_weight_parameter = 0.75;
+  a.lprep_adv = false;
+  a.r_nsubsteps = 0.2;
+  a.ndyn_substeps_var = 5.0;
+  a.at_last_substep = false;
+  return a;
+}
+
+/// The column quantities of the solver, rearranged from the ICON4Py docstrings: the tridiagonal
+/// system rows a·w[k-1] + b·w[k] + c·w[k+1] = rhs (k >= 1) and the explicit parts.
+struct ExpectedColumn {
+  std::vector<double> flux, beta, alpha, rho_explicit, exner_explicit, a, b, c, rhs;
+};
+
+template <class Args>
+ExpectedColumn expected_column(const Grid& g, const Args& s, index_t cell,
+                               const std::vector<double>& w_explicit) {
+  const int nlev = s.vertical_end_index_model_surface - 1;
+  const double wgt = s.exner_w_implicit_weight_parameter[cell];
+  ExpectedColumn x;
+  x.flux.assign(nlev + 1, 0.0);
+  for (int k = 1; k < nlev; ++k)
+    x.flux[k] = (s.exner_w_explicit_weight_parameter[cell] * s.current_w(cell, k) -
+                 s.contravariant_correction_at_cells_on_half_levels(cell, k)) *
+                s.rho_at_cells_on_half_levels(cell, k);
+  x.beta.assign(nlev, 0.0);
+  x.alpha.assign(nlev + 1, 0.0);
+  x.rho_explicit.assign(nlev, 0.0);
+  x.exner_explicit.assign(nlev, 0.0);
+  for (int k = 0; k < nlev; ++k) {
+    x.beta[k] = (s.dtime * ref::rd / ref::cvd) * s.current_exner(cell, k) *
+                s.inv_ddqz_z_full(cell, k) / (s.current_rho(cell, k) * s.current_theta_v(cell, k));
+    x.alpha[k] =
+        wgt * s.rho_at_cells_on_half_levels(cell, k) * s.theta_v_at_cells_on_half_levels(cell, k);
+    double div_mass = 0.0, div_theta = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      div_mass += s.geofac_div(cell, j) * s.mass_flux_at_edges_on_model_levels(g.c2e(cell, j), k);
+      div_theta +=
+          s.geofac_div(cell, j) * s.theta_v_flux_at_edges_on_model_levels(g.c2e(cell, j), k);
+    }
+    const double iau = s.is_iau_active ? s.iau_wgt_dyn : 0.0;
+    x.rho_explicit[k] =
+        s.current_rho(cell, k) + iau * s.rho_iau_increment(cell, k) -
+        s.dtime * s.inv_ddqz_z_full(cell, k) * (div_mass + (x.flux[k] - x.flux[k + 1]));
+    x.exner_explicit[k] =
+        s.perturbed_exner_at_cells_on_model_levels(cell, k) +
+        s.dtime * s.exner_tendency_due_to_slow_physics(cell, k) +
+        iau * s.exner_iau_increment(cell, k) -
+        x.beta[k] * (div_theta + s.theta_v_at_cells_on_half_levels(cell, k) * x.flux[k] -
+                     s.theta_v_at_cells_on_half_levels(cell, k + 1) * x.flux[k + 1]);
+  }
+  x.a.assign(nlev, 0.0);
+  x.b.assign(nlev, 0.0);
+  x.c.assign(nlev, 0.0);
+  x.rhs.assign(nlev, 0.0);
+  for (int k = 1; k < nlev; ++k) {
+    const double gamma = s.dtime * ref::cpd * wgt * s.theta_v_at_cells_on_half_levels(cell, k) /
+                         s.ddqz_z_half(cell, k);
+    x.a[k] = -gamma * x.beta[k - 1] * x.alpha[k - 1];
+    x.c[k] = -gamma * x.beta[k] * x.alpha[k + 1];
+    x.b[k] = 1.0 + gamma * x.alpha[k] * (x.beta[k - 1] + x.beta[k]);
+    x.rhs[k] = w_explicit[k] + gamma * (x.exner_explicit[k] - x.exner_explicit[k - 1]);
+  }
+  return x;
+}
+
+std::vector<double> predictor_w_explicit(const ref::VerticallyImplicitSolverAtPredictorStepArgs& s,
+                                         index_t cell) {
+  const int nlev = s.vertical_end_index_model_surface - 1;
+  std::vector<double> w(nlev, 0.0);
+  for (int k = 1; k < nlev; ++k)
+    w[k] = s.current_w(cell, k) + s.dtime * s.predictor_vertical_wind_advective_tendency(cell, k) -
+           s.dtime * ref::cpd * s.nonhydro_buoy_at_cells_on_half_levels(cell, k);
+  return w;
+}
+
+/// max(worst, r) that keeps a NaN r visible (std::max would drop it).
+double worse(double worst, double r) {
+  return std::isnan(r) ? std::numeric_limits<double>::infinity() : std::max(worst, r);
+}
+
+/// Residual of row k of the system for the reference's w, relative to the size of its terms.
+double row_residual(const ExpectedColumn& x, const Field& w, index_t cell, int k) {
+  const double terms[4] = {x.a[k] * w(cell, k - 1), x.b[k] * w(cell, k), x.c[k] * w(cell, k + 1),
+                           -x.rhs[k]};
+  const double scale = std::fabs(terms[0]) + std::fabs(terms[1]) + std::fabs(terms[2]) +
+                       std::fabs(terms[3]) + 1e-300;
+  return std::fabs(terms[0] + terms[1] + terms[2] + terms[3]) / scale;
+}
+
+TEST(VerticalSolver, RestingStateStaysAtRest) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(20);
+  auto a = random_predictor_args(g, rng);
+  // No motion, no fluxes, no tendencies, no perturbation: the reference state is steady.
+  for (Field* f :
+       {&a.mass_flux_at_edges_on_model_levels, &a.theta_v_flux_at_edges_on_model_levels,
+        &a.predictor_vertical_wind_advective_tendency, &a.nonhydro_buoy_at_cells_on_half_levels,
+        &a.current_w, &a.perturbed_exner_at_cells_on_model_levels,
+        &a.exner_tendency_due_to_slow_physics, &a.contravariant_correction_at_edges_on_model_levels,
+        &a.contravariant_correction_at_cells_on_half_levels})
+    std::fill(f->values.begin(), f->values.end(), 0.0);
+  a.reference_exner_at_cells_on_model_levels = a.current_exner;
+  a.rayleigh_type = ref::rayleigh_type_klemp;
+  ref::vertically_implicit_solver_at_predictor_step(g, a);
+  for (index_t c = 0; c < g.num_cells; ++c)
+    for (int k = 0; k < kSolverLevels; ++k) {
+      SCOPED_TRACE(::testing::Message() << "cell " << c << ", level " << k);
+      EXPECT_EQ(a.next_w(c, k), 0.0);
+      EXPECT_EQ(a.next_rho(c, k), a.current_rho(c, k));
+      EXPECT_EQ(a.next_exner(c, k), a.current_exner(c, k));
+      EXPECT_LT(rel_diff(a.next_theta_v(c, k), a.current_theta_v(c, k)), 1e-15);
+      EXPECT_EQ(a.dwdz_at_cells_on_model_levels(c, k), 0.0);
+    }
+}
+
+TEST(VerticalSolver, PredictorSolvesTheTridiagonalSystemOfTheForwardSweep) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(21);
+  for (const bool iau : {false, true}) {
+    SCOPED_TRACE(::testing::Message() << "iau " << iau);
+    auto a = random_predictor_args(g, rng);
+    a.is_iau_active = iau;
+    const auto before = a;
+    ref::vertically_implicit_solver_at_predictor_step(g, a);
+    // The system's inputs: the interpolated w_concorr (checked below) and the surface w.
+    auto inputs = before;
+    inputs.contravariant_correction_at_cells_on_half_levels =
+        a.contravariant_correction_at_cells_on_half_levels;
+    double worst = 0.0, worst_state = 0.0;
+    for (index_t c = 0; c < g.num_cells; ++c) {
+      const ExpectedColumn x = expected_column(g, inputs, c, predictor_w_explicit(inputs, c));
+      EXPECT_EQ(a.next_w(c, 0), 0.0);  // the model top
+      for (int k = 1; k < kSolverLevels; ++k) worst = worse(worst, row_residual(x, a.next_w, c, k));
+      for (int k = 0; k < kSolverLevels; ++k) {
+        const double w_top = a.next_w(c, k), w_bottom = a.next_w(c, k + 1);
+        const double rho =
+            x.rho_explicit[k] - a.dtime * a.exner_w_implicit_weight_parameter[c] *
+                                    a.inv_ddqz_z_full(c, k) *
+                                    (a.rho_at_cells_on_half_levels(c, k) * w_top -
+                                     a.rho_at_cells_on_half_levels(c, k + 1) * w_bottom);
+        const double exner = x.exner_explicit[k] +
+                             a.reference_exner_at_cells_on_model_levels(c, k) -
+                             x.beta[k] * (x.alpha[k] * w_top - x.alpha[k + 1] * w_bottom);
+        // theta_v from the linearised equation of state: exner ∝ (rho·theta_v)^(rd/cvd)
+        const double theta =
+            a.current_rho(c, k) * a.current_theta_v(c, k) / rho *
+            (1.0 + ref::cvd_o_rd * (exner - a.current_exner(c, k)) / a.current_exner(c, k));
+        worst_state =
+            std::max({worst_state, rel_diff(a.next_rho(c, k), rho),
+                      rel_diff(a.next_exner(c, k), exner), rel_diff(a.next_theta_v(c, k), theta)});
+      }
+    }
+    EXPECT_LT(worst, 1e-13);
+    EXPECT_LT(worst_state, 1e-12);
+  }
+}
+
+TEST(VerticalSolver, ContravariantCorrectionInterpolationAndSurfaceBoundaryCondition) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(22);
+  auto a = random_predictor_args(g, rng);
+  const int nlev = kSolverLevels;
+  a.start_cell_index_lateral_lvl3 = 1;
+  a.end_cell_index_halo_lvl1 = 7;
+  a.start_cell_index_nudging = 2;
+  a.end_cell_index_local = 6;
+  a.flat_level_index_plus1 = 3;
+  const auto before = a;
+  ref::vertically_implicit_solver_at_predictor_step(g, a);
+  const Field& wc = a.contravariant_correction_at_cells_on_half_levels;
+  for (index_t c = 0; c < g.num_cells; ++c) {
+    auto edge_average = [&](int k) {
+      double sum = 0.0;
+      for (int j = 0; j < 3; ++j)
+        sum +=
+            a.e_bln_c_s(c, j) * a.contravariant_correction_at_edges_on_model_levels(g.c2e(c, j), k);
+      return sum;
+    };
+    for (int k = 0; k <= nlev; ++k) {
+      SCOPED_TRACE(::testing::Message() << "cell " << c << ", half level " << k);
+      if (c < 1 || c >= 7 || k < 3) {
+        EXPECT_EQ(wc(c, k), before.contravariant_correction_at_cells_on_half_levels(c, k));
+      } else if (k < nlev) {  // linear between the full levels around half level k
+        const double wgt = a.wgtfac_c(c, k);
+        EXPECT_LT(
+            rel_diff(wc(c, k), edge_average(k - 1) + wgt * (edge_average(k) - edge_average(k - 1))),
+            1e-14);
+      } else {  // quadratic extrapolation from the three lowest full levels
+        double expected = 0.0;
+        for (int j = 1; j <= 3; ++j) expected += a.wgtfacq_c(c, nlev - j) * edge_average(nlev - j);
+        EXPECT_LT(rel_diff(wc(c, k), expected), 1e-14);
+      }
+    }
+    // The boundary condition and the solve: only the cells [2, 6).
+    const bool solved = c >= 2 && c < 6;
+    EXPECT_EQ(a.next_w(c, nlev) == wc(c, nlev), solved) << "cell " << c;
+    for (int k = 0; k < nlev; ++k) {
+      EXPECT_EQ(std::isnan(a.next_w(c, k)), !solved) << "cell " << c << ", level " << k;
+      EXPECT_EQ(std::isnan(a.next_rho(c, k)), !solved) << "cell " << c << ", level " << k;
+      EXPECT_EQ(std::isnan(a.dwdz_at_cells_on_model_levels(c, k)), !solved);
+    }
+  }
+}
+
+TEST(VerticalSolver, PredictorOptionalOutputs) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(23);
+  const auto base = random_predictor_args(g, rng);
+  for (const int divdamp_type : {2, 3})
+    for (const bool first : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "divdamp_type " << divdamp_type << ", first " << first);
+      auto a = base;
+      a.divdamp_type = divdamp_type;
+      a.at_first_substep = first;
+      a.vertical_start_index_model_top = 1;
+      ref::vertically_implicit_solver_at_predictor_step(g, a);
+      const Field& wc = a.contravariant_correction_at_cells_on_half_levels;
+      for (index_t c = 0; c < g.num_cells; ++c)
+        for (int k = 0; k < kSolverLevels; ++k) {
+          SCOPED_TRACE(::testing::Message() << "cell " << c << ", level " << k);
+          if (divdamp_type == 3 && k >= 1) {
+            const double dwdz =
+                ((a.next_w(c, k) - wc(c, k)) - (a.next_w(c, k + 1) - wc(c, k + 1))) *
+                a.inv_ddqz_z_full(c, k);
+            EXPECT_LT(rel_diff(a.dwdz_at_cells_on_model_levels(c, k), dwdz), 1e-13);
+          } else {
+            EXPECT_TRUE(std::isnan(a.dwdz_at_cells_on_model_levels(c, k)));
+          }
+          const bool replaced = first && k >= a.kstart_moist;
+          EXPECT_EQ(a.exner_dynamical_increment(c, k),
+                    replaced ? a.current_exner(c, k) : base.exner_dynamical_increment(c, k));
+          if (k == 0) {
+            EXPECT_TRUE(std::isnan(a.next_w(c, k)));  // above the domain
+          }
+        }
+    }
+}
+
+TEST(VerticalSolver, RayleighDampingScalesWOnTheDampingLayerLevels) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(24);
+  auto classic = random_corrector_args(g, rng), klemp = classic;
+  klemp.rayleigh_type = ref::rayleigh_type_klemp;
+  ref::vertically_implicit_solver_at_corrector_step(g, classic);
+  ref::vertically_implicit_solver_at_corrector_step(g, klemp);
+  for (index_t c = 0; c < g.num_cells; ++c)
+    for (int k = 0; k < kSolverLevels; ++k) {
+      const bool damped = k >= 1 && k <= klemp.end_index_of_damping_layer;
+      EXPECT_EQ(klemp.next_w(c, k), damped ? klemp.rayleigh_damping_factor[k] * classic.next_w(c, k)
+                                           : classic.next_w(c, k))
+          << "cell " << c << ", level " << k;
+      // The thermodynamic update sees the damped w.
+      if (damped) {
+        EXPECT_NE(klemp.next_rho(c, k), classic.next_rho(c, k));
+      }
+    }
+}
+
+TEST(VerticalSolver, CorrectorSolvesTheSystemAndUpdatesFluxesAndExnerIncrement) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(25);
+  const auto base = random_corrector_args(g, rng);
+  for (const bool first : {false, true})
+    for (const bool last : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "first " << first << ", last " << last);
+      auto a = base;
+      a.lprep_adv = true;
+      a.at_first_substep = first;
+      a.at_last_substep = last;
+      a.is_iau_active = true;
+      ref::vertically_implicit_solver_at_corrector_step(g, a);
+      double worst = 0.0;
+      for (index_t c = 0; c < g.num_cells; ++c) {
+        std::vector<double> w_explicit(kSolverLevels, 0.0);
+        for (int k = 1; k < kSolverLevels; ++k)
+          w_explicit[k] = a.current_w(c, k) +
+                          a.dtime * (0.25 * a.predictor_vertical_wind_advective_tendency(c, k) +
+                                     0.75 * a.corrector_vertical_wind_advective_tendency(c, k)) -
+                          a.dtime * ref::cpd * a.nonhydro_buoy_at_cells_on_half_levels(c, k);
+        const ExpectedColumn x = expected_column(g, a, c, w_explicit);
+        for (int k = 1; k < kSolverLevels; ++k)
+          worst = worse(worst, row_residual(x, a.next_w, c, k));
+        for (int k = 0; k < kSolverLevels; ++k) {
+          SCOPED_TRACE(::testing::Message() << "cell " << c << ", level " << k);
+          const double rho_ic = a.rho_at_cells_on_half_levels(c, k);
+          const double added =
+              k == 0
+                  ? 0.0
+                  : a.r_nsubsteps * (x.flux[k] + rho_ic * a.exner_w_implicit_weight_parameter[c] *
+                                                     a.next_w(c, k));
+          const double mass_before =
+              first ? 0.0 : base.dynamical_vertical_mass_flux_at_cells_on_half_levels(c, k);
+          const double volume_before =
+              first ? 0.0 : base.dynamical_vertical_volumetric_flux_at_cells_on_half_levels(c, k);
+          EXPECT_LT(rel_diff(a.dynamical_vertical_mass_flux_at_cells_on_half_levels(c, k),
+                             mass_before + added),
+                    1e-14);
+          EXPECT_LT(rel_diff(a.dynamical_vertical_volumetric_flux_at_cells_on_half_levels(c, k),
+                             volume_before + added / rho_ic),
+                    1e-14);
+          const double increment =
+              last && k >= a.kstart_moist
+                  ? a.next_exner(c, k) - base.exner_dynamical_increment(c, k) -
+                        5.0 * a.dtime * a.exner_tendency_due_to_slow_physics(c, k)
+                  : base.exner_dynamical_increment(c, k);
+          EXPECT_LT(rel_diff(a.exner_dynamical_increment(c, k), increment), 1e-14);
+        }
+      }
+      EXPECT_LT(worst, 1e-13);
+    }
+  // Without lprep_adv the fluxes are untouched.
+  auto a = base;
+  a.at_first_substep = true;
+  ref::vertically_implicit_solver_at_corrector_step(g, a);
+  EXPECT_TRUE(identical(a.dynamical_vertical_mass_flux_at_cells_on_half_levels,
+                        base.dynamical_vertical_mass_flux_at_cells_on_half_levels));
+  EXPECT_TRUE(identical(a.dynamical_vertical_volumetric_flux_at_cells_on_half_levels,
+                        base.dynamical_vertical_volumetric_flux_at_cells_on_half_levels));
+}
+
+TEST(VerticalSolver, DomainBelowTheTopRestartsTheSweepThere) {
+  // The forward sweep is a scan over the levels whose result is used: with the domain starting at
+  // level 2 it starts there from (0, 0), i.e. row 2 is solved as if w[1] were 0.
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(26);
+  auto a = random_predictor_args(g, rng);
+  a.vertical_start_index_model_top = 2;
+  const auto before = a;
+  ref::vertically_implicit_solver_at_predictor_step(g, a);
+  auto inputs = before;
+  inputs.contravariant_correction_at_cells_on_half_levels =
+      a.contravariant_correction_at_cells_on_half_levels;
+  double worst = 0.0;
+  for (index_t c = 0; c < g.num_cells; ++c) {
+    const ExpectedColumn x = expected_column(g, inputs, c, predictor_w_explicit(inputs, c));
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_TRUE(std::isnan(a.next_w(c, k)));
+      EXPECT_TRUE(std::isnan(a.next_exner(c, k)));
+    }
+    Field w = a.next_w;
+    w(c, 1) = 0.0;
+    for (int k = 2; k < kSolverLevels; ++k) worst = worse(worst, row_residual(x, w, c, k));
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
+TEST(VerticalSolver, MissingC2ENeighbourReadsTheLargestValidIndex) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(27);
+  const auto base = random_predictor_args(g, rng);
+  Grid missing = g, replaced = g;
+  missing.c2e(5, 1) = missing_index;
+  replaced.c2e(5, 1) = std::max(g.c2e(5, 0), g.c2e(5, 2));
+  auto a = base, b = base;
+  ref::vertically_implicit_solver_at_predictor_step(missing, a);
+  ref::vertically_implicit_solver_at_predictor_step(replaced, b);
+  EXPECT_TRUE(identical(a.next_w, b.next_w));
+  EXPECT_TRUE(identical(a.next_theta_v, b.next_theta_v));
+  EXPECT_TRUE(identical(a.contravariant_correction_at_cells_on_half_levels,
+                        b.contravariant_correction_at_cells_on_half_levels));
+}
+
+TEST(VerticalSolver, WrongShapesThrowNamingTheField) {
+  const Grid g = test::make_octahedron_grid();
+  RandomSource rng(28);
+  const auto base = random_predictor_args(g, rng);
+  auto a = base;
+  a.next_w = Field(g.num_cells, kSolverLevels);  // needs the surface level too
+  test::expect_throw_naming<std::invalid_argument>(
+      [&] { ref::vertically_implicit_solver_at_predictor_step(g, a); }, {"next_w"}, "next_w");
+  a = base;
+  a.e_bln_c_s = Table(g.num_cells, 4);
+  test::expect_throw_naming<std::invalid_argument>(
+      [&] { ref::vertically_implicit_solver_at_predictor_step(g, a); }, {"e_bln_c_s"}, "table");
+  a = base;
+  a.rayleigh_type = ref::rayleigh_type_klemp;
+  a.rayleigh_damping_factor.resize(3);  // levels 1..3 are damped: 4 values needed
+  test::expect_throw_naming<std::invalid_argument>(
+      [&] { ref::vertically_implicit_solver_at_predictor_step(g, a); }, {"rayleigh_damping_factor"},
+      "profile");
+  auto c = random_corrector_args(g, rng);
+  c.theta_v_at_cells_on_half_levels = Field(g.num_cells, kSolverLevels);
+  test::expect_throw_naming<std::invalid_argument>(
+      [&] { ref::vertically_implicit_solver_at_corrector_step(g, c); },
+      {"theta_v_at_cells_on_half_levels"}, "half levels");
+}
+
 }  // namespace
 }  // namespace icondiff

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace icondiff::reference {
 
@@ -207,6 +209,169 @@ double fourth_order_divdamp_scaling_coeff(const ApplyDivergenceDampingAndUpdateV
   return -factor * (a.mean_cell_area * a.mean_cell_area);
 }
 
+// ---- Solver pieces -----------------------------------------------------------------------------
+
+/// One column of the solver (step 3 of the header): the quantities the outputs are made of.
+/// Vectors are indexed by level; half-level vectors have nlev+1 entries.
+struct SolverColumn {
+  std::vector<double> vertical_mass_flux;   ///< half levels: z_contr_w_fl_l
+  std::vector<double> w;                    ///< half levels: next_w after Rayleigh damping
+  std::vector<double> rho, exner, theta_v;  ///< full levels: the new thermodynamic state
+};
+
+/// The solve of _vertically_implicit_solver_at_predictor_step / _at_corrector_step for column c,
+/// given w_explicit on half levels 1..nlev-1 (index 0 unused: ICON4Py sets it to 0 and never
+/// reads it). `Args` is either solver struct; both carry these members under the same names.
+template <class Args>
+SolverColumn solve_column(const char* fn, const Grid& grid, const Args& a, index_t c, int nlev,
+                          const std::vector<double>& w_explicit) {
+  const int top = a.vertical_start_index_model_top;
+  const double dtime = a.dtime;
+  const double implicit_weight = a.exner_w_implicit_weight_parameter[c];
+  const Field& rho_ic = a.rho_at_cells_on_half_levels;
+  const Field& theta_v_ic = a.theta_v_at_cells_on_half_levels;
+  const Field& inv_ddqz_z_full = a.inv_ddqz_z_full;
+
+  SolverColumn col;
+  // _compute_divergence_of_fluxes_of_rho_and_theta
+  std::vector<double> divergence_of_mass(nlev), divergence_of_theta_v(nlev);
+  for (int k = 0; k < nlev; ++k) {
+    double mass = 0.0, theta = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      const index_t e = neighbor(fn, "C2E", grid.c2e, c, j, grid.num_edges);
+      mass += a.geofac_div(c, j) * a.mass_flux_at_edges_on_model_levels(e, k);
+      theta += a.geofac_div(c, j) * a.theta_v_flux_at_edges_on_model_levels(e, k);
+    }
+    divergence_of_mass[k] = mass;
+    divergence_of_theta_v[k] = theta;
+  }
+  // The contravariant vertical mass flux: concat_where(1 <= k < nlev, ..., 0).
+  col.vertical_mass_flux.assign(nlev + 1, 0.0);
+  for (int k = 1; k < nlev; ++k)
+    col.vertical_mass_flux[k] =
+        rho_ic(c, k) * (-a.contravariant_correction_at_cells_on_half_levels(c, k) +
+                        a.exner_w_explicit_weight_parameter[c] * a.current_w(c, k));
+  const std::vector<double>& flux = col.vertical_mass_flux;
+  // _compute_solver_coefficients_matrix; alpha is concat_where(k < nlev, ..., 0).
+  std::vector<double> beta(nlev), alpha(nlev + 1, 0.0);
+  for (int k = 0; k < nlev; ++k) {
+    beta[k] = dtime * rd * a.current_exner(c, k) /
+              (cvd * a.current_rho(c, k) * a.current_theta_v(c, k)) * inv_ddqz_z_full(c, k);
+    alpha[k] = implicit_weight * theta_v_ic(c, k) * rho_ic(c, k);
+  }
+  // _compute_explicit_part_for_rho_and_exner, then _add_analysis_increments_from_data_assimilation
+  std::vector<double> rho_explicit(nlev), exner_explicit(nlev);
+  for (int k = 0; k < nlev; ++k) {
+    rho_explicit[k] = a.current_rho(c, k) - dtime * inv_ddqz_z_full(c, k) *
+                                                (divergence_of_mass[k] + flux[k] - flux[k + 1]);
+    exner_explicit[k] = a.perturbed_exner_at_cells_on_model_levels(c, k) -
+                        beta[k] * (divergence_of_theta_v[k] + theta_v_ic(c, k) * flux[k] -
+                                   theta_v_ic(c, k + 1) * flux[k + 1]) +
+                        dtime * a.exner_tendency_due_to_slow_physics(c, k);
+    if (a.is_iau_active) {
+      rho_explicit[k] = rho_explicit[k] + a.iau_wgt_dyn * a.rho_iau_increment(c, k);
+      exner_explicit[k] = exner_explicit[k] + a.iau_wgt_dyn * a.exner_iau_increment(c, k);
+    }
+  }
+  // solve_w: _solve_tridiagonal_matrix_for_w_forward_sweep under concat_where(k > 0, ...,
+  // (0, 0)). The scan runs over the levels where its result is used, [max(1, top), nlev), and
+  // starts there from its init state (0, 0).
+  std::vector<double> z_q(nlev, 0.0), w_intermediate(nlev, 0.0);
+  double c_above = 0.0, d_above = 0.0;
+  for (int k = std::max(1, top); k < nlev; ++k) {
+    const double gamma = dtime * cpd * implicit_weight * theta_v_ic(c, k) / a.ddqz_z_half(c, k);
+    const double z_a = (0.0 - gamma) * beta[k - 1] * alpha[k - 1];
+    const double z_c = (0.0 - gamma) * beta[k] * alpha[k + 1];
+    const double z_b = 1.0 + gamma * alpha[k] * (beta[k - 1] + beta[k]);
+    const double w_prep = w_explicit[k] - gamma * (exner_explicit[k - 1] - exner_explicit[k]);
+    const double normalization = 1.0 / (z_b + z_a * c_above);
+    c_above = (0.0 - z_c) * normalization;
+    d_above = (w_prep - z_a * d_above) * normalization;
+    z_q[k] = c_above;
+    w_intermediate[k] = d_above;
+  }
+  // _solve_tridiagonal_matrix_for_w_back_substitution_scan under concat_where(k < nlev, ...,
+  // next_w): downwards from nlev-1 with state 0; next_w[nlev] (the boundary condition) stays.
+  col.w.assign(nlev + 1, 0.0);
+  col.w[nlev] = a.next_w(c, nlev);
+  double w_below = 0.0;
+  for (int k = nlev - 1; k >= top; --k) {
+    col.w[k] = w_intermediate[k] + w_below * z_q[k];
+    w_below = col.w[k];
+  }
+  // _apply_rayleigh_damping_mechanism under concat_where(0 < k < end_index_of_damping_layer + 1)
+  if (a.rayleigh_type == rayleigh_type_klemp)
+    for (int k = std::max(1, top); k < std::min(a.end_index_of_damping_layer + 1, nlev + 1); ++k)
+      col.w[k] = a.rayleigh_damping_factor[k] * col.w[k];
+  // _compute_results_for_thermodynamic_variables
+  const std::vector<double>& w = col.w;
+  col.rho.assign(nlev, 0.0);
+  col.exner.assign(nlev, 0.0);
+  col.theta_v.assign(nlev, 0.0);
+  for (int k = top; k < nlev; ++k) {
+    col.rho[k] = rho_explicit[k] - implicit_weight * dtime * inv_ddqz_z_full(c, k) *
+                                       (rho_ic(c, k) * w[k] - rho_ic(c, k + 1) * w[k + 1]);
+    col.exner[k] = exner_explicit[k] + a.reference_exner_at_cells_on_model_levels(c, k) -
+                   beta[k] * (alpha[k] * w[k] - alpha[k + 1] * w[k + 1]);
+    col.theta_v[k] = a.current_rho(c, k) * a.current_theta_v(c, k) *
+                     ((col.exner[k] / a.current_exner(c, k) - 1.0) * cvd_o_rd + 1.0) / col.rho[k];
+  }
+  return col;
+}
+
+/// Checks shared by both solver programs; returns nlev.
+template <class Args>
+int check_solver_args(const char* fn, const Grid& grid, const Args& a) {
+  const index_t ne = grid.num_edges, nc = grid.num_cells;
+  const int nlev = a.vertical_end_index_model_surface - 1;
+  if (nlev < 1)
+    bad_argument(fn, cat("vertical_end_index_model_surface = ", a.vertical_end_index_model_surface,
+                         " leaves no full level"));
+  if (a.vertical_start_index_model_top < 0)
+    bad_argument(fn, cat("vertical_start_index_model_top = ", a.vertical_start_index_model_top,
+                         " is below level 0"));
+  check_domain(fn, a.start_cell_index_nudging, a.end_cell_index_local, nc, 0, 0, 0);
+  check_table(fn, "C2E", grid.c2e, nc, 3);
+  check_table(fn, "geofac_div", a.geofac_div, nc, 3);
+  check_field(fn, "mass_flux_at_edges_on_model_levels", a.mass_flux_at_edges_on_model_levels, ne,
+              nlev);
+  check_field(fn, "theta_v_flux_at_edges_on_model_levels", a.theta_v_flux_at_edges_on_model_levels,
+              ne, nlev);
+  for (const auto& [name, f, levels] :
+       {std::tuple<const char*, const Field*, int>{"next_w", &a.next_w, nlev + 1},
+        {"next_rho", &a.next_rho, nlev},
+        {"next_exner", &a.next_exner, nlev},
+        {"next_theta_v", &a.next_theta_v, nlev},
+        {"exner_dynamical_increment", &a.exner_dynamical_increment, nlev},
+        {"predictor_vertical_wind_advective_tendency",
+         &a.predictor_vertical_wind_advective_tendency, nlev},
+        {"nonhydro_buoy_at_cells_on_half_levels", &a.nonhydro_buoy_at_cells_on_half_levels, nlev},
+        {"rho_at_cells_on_half_levels", &a.rho_at_cells_on_half_levels, nlev + 1},
+        {"contravariant_correction_at_cells_on_half_levels",
+         &a.contravariant_correction_at_cells_on_half_levels, nlev + 1},
+        {"current_exner", &a.current_exner, nlev},
+        {"current_rho", &a.current_rho, nlev},
+        {"current_theta_v", &a.current_theta_v, nlev},
+        {"current_w", &a.current_w, nlev},
+        {"inv_ddqz_z_full", &a.inv_ddqz_z_full, nlev},
+        {"theta_v_at_cells_on_half_levels", &a.theta_v_at_cells_on_half_levels, nlev + 1},
+        {"perturbed_exner_at_cells_on_model_levels", &a.perturbed_exner_at_cells_on_model_levels,
+         nlev},
+        {"exner_tendency_due_to_slow_physics", &a.exner_tendency_due_to_slow_physics, nlev},
+        {"rho_iau_increment", &a.rho_iau_increment, nlev},
+        {"exner_iau_increment", &a.exner_iau_increment, nlev},
+        {"ddqz_z_half", &a.ddqz_z_half, nlev},
+        {"reference_exner_at_cells_on_model_levels", &a.reference_exner_at_cells_on_model_levels,
+         nlev}})
+    check_field(fn, name, *f, nc, levels);
+  check_vector(fn, "exner_w_explicit_weight_parameter", a.exner_w_explicit_weight_parameter, nc);
+  check_vector(fn, "exner_w_implicit_weight_parameter", a.exner_w_implicit_weight_parameter, nc);
+  if (a.rayleigh_type == rayleigh_type_klemp)
+    check_profile(fn, "rayleigh_damping_factor", a.rayleigh_damping_factor,
+                  std::min(a.end_index_of_damping_layer, nlev) + 1);
+  return nlev;
+}
+
 }  // namespace
 
 // ================================================================================================
@@ -375,6 +540,153 @@ void apply_divergence_damping_and_update_vn(const Grid& grid,
       if (a.is_iau_active) vn = vn + (a.iau_wgt_dyn * a.normal_wind_iau_increment(e, k));
       a.next_vn(e, k) = vn;
     }
+}
+
+// ================================================================================================
+// vertically_implicit_solver_at_predictor_step
+// ================================================================================================
+
+void vertically_implicit_solver_at_predictor_step(
+    const Grid& grid, VerticallyImplicitSolverAtPredictorStepArgs& args) {
+  const char* fn = "vertically_implicit_solver_at_predictor_step";
+  auto& a = args;
+  const int nlev = check_solver_args(fn, grid, a);
+  const index_t nc = grid.num_cells;
+  check_field(fn, "dwdz_at_cells_on_model_levels", a.dwdz_at_cells_on_model_levels, nc, nlev);
+  check_field(fn, "contravariant_correction_at_edges_on_model_levels",
+              a.contravariant_correction_at_edges_on_model_levels, grid.num_edges, nlev);
+  check_table(fn, "e_bln_c_s", a.e_bln_c_s, nc, 3);
+  check_field(fn, "wgtfac_c", a.wgtfac_c, nc, nlev);
+  check_field(fn, "wgtfacq_c", a.wgtfacq_c, nc, nlev);
+  check_domain(fn, a.start_cell_index_lateral_lvl3, a.end_cell_index_halo_lvl1, nc, 0, 0, 0);
+  const bool interpolates = a.start_cell_index_lateral_lvl3 < a.end_cell_index_halo_lvl1 &&
+                            a.flat_level_index_plus1 <= nlev;
+  if (interpolates && a.flat_level_index_plus1 < 1)
+    bad_argument(fn, cat("flat_level_index_plus1 = ", a.flat_level_index_plus1,
+                         ": the interpolation to half level k reads full level k-1"));
+  if (interpolates && nlev < 3)
+    bad_argument(fn, cat("nlev = ", nlev, ": the surface extrapolation reads 3 full levels"));
+
+  // 1. _interpolate_contravariant_correction_from_edges_on_model_levels_to_cells_on_half_levels
+  Field& w_concorr = a.contravariant_correction_at_cells_on_half_levels;
+  const Field& w_concorr_me = a.contravariant_correction_at_edges_on_model_levels;
+  auto cell_average = [&](index_t c, int k) {  // neighbor_sum(e_bln_c_s * z_w_concorr_me(C2E))
+    double sum = 0.0;
+    for (int j = 0; j < 3; ++j)
+      sum +=
+          a.e_bln_c_s(c, j) * w_concorr_me(neighbor(fn, "C2E", grid.c2e, c, j, grid.num_edges), k);
+    return sum;
+  };
+  for (index_t c = a.start_cell_index_lateral_lvl3; c < a.end_cell_index_halo_lvl1; ++c)
+    for (int k = a.flat_level_index_plus1; k <= nlev; ++k) {
+      if (k < nlev) {
+        // _compute_contravariant_correction_of_w
+        w_concorr(c, k) = a.wgtfac_c(c, k) * cell_average(c, k) +
+                          (1.0 - a.wgtfac_c(c, k)) * cell_average(c, k - 1);
+      } else {
+        // _compute_contravariant_correction_of_w_for_lower_boundary
+        w_concorr(c, k) = a.wgtfacq_c(c, k - 1) * cell_average(c, k - 1) +
+                          a.wgtfacq_c(c, k - 2) * cell_average(c, k - 2) +
+                          a.wgtfacq_c(c, k - 3) * cell_average(c, k - 3);
+      }
+    }
+
+  // 2. _set_surface_boundary_condition_for_computation_of_w
+  for (index_t c = a.start_cell_index_nudging; c < a.end_cell_index_local; ++c)
+    a.next_w(c, nlev) = w_concorr(c, nlev);
+
+  // 3. _vertically_implicit_solver_at_predictor_step
+  const int top = a.vertical_start_index_model_top;
+  std::vector<double> w_explicit(nlev, 0.0);
+  for (index_t c = a.start_cell_index_nudging; c < a.end_cell_index_local; ++c) {
+    // _compute_w_explicit_term_with_predictor_advective_tendency
+    for (int k = 1; k < nlev; ++k)
+      w_explicit[k] =
+          a.current_w(c, k) + a.dtime * (a.predictor_vertical_wind_advective_tendency(c, k) -
+                                         cpd * a.nonhydro_buoy_at_cells_on_half_levels(c, k));
+    const SolverColumn col = solve_column(fn, grid, a, c, nlev, w_explicit);
+    for (int k = top; k < nlev; ++k) {
+      a.next_w(c, k) = col.w[k];
+      a.next_rho(c, k) = col.rho[k];
+      a.next_exner(c, k) = col.exner[k];
+      a.next_theta_v(c, k) = col.theta_v[k];
+      // _compute_dwdz_for_divergence_damping
+      if (a.divdamp_type >= 3)
+        a.dwdz_at_cells_on_model_levels(c, k) =
+            a.inv_ddqz_z_full(c, k) *
+            ((col.w[k] - col.w[k + 1]) - (w_concorr(c, k) - w_concorr(c, k + 1)));
+      if (a.at_first_substep && a.kstart_moist <= k)
+        a.exner_dynamical_increment(c, k) = a.current_exner(c, k);
+    }
+  }
+}
+
+// ================================================================================================
+// vertically_implicit_solver_at_corrector_step
+// ================================================================================================
+
+void vertically_implicit_solver_at_corrector_step(
+    const Grid& grid, VerticallyImplicitSolverAtCorrectorStepArgs& args) {
+  const char* fn = "vertically_implicit_solver_at_corrector_step";
+  auto& a = args;
+  const int nlev = check_solver_args(fn, grid, a);
+  const index_t nc = grid.num_cells;
+  check_field(fn, "dynamical_vertical_mass_flux_at_cells_on_half_levels",
+              a.dynamical_vertical_mass_flux_at_cells_on_half_levels, nc, nlev);
+  check_field(fn, "dynamical_vertical_volumetric_flux_at_cells_on_half_levels",
+              a.dynamical_vertical_volumetric_flux_at_cells_on_half_levels, nc, nlev);
+  check_field(fn, "corrector_vertical_wind_advective_tendency",
+              a.corrector_vertical_wind_advective_tendency, nc, nlev);
+
+  // 2. _set_surface_boundary_condition_for_computation_of_w
+  for (index_t c = a.start_cell_index_nudging; c < a.end_cell_index_local; ++c)
+    a.next_w(c, nlev) = a.contravariant_correction_at_cells_on_half_levels(c, nlev);
+
+  // 3. _vertically_implicit_solver_at_corrector_step
+  const int top = a.vertical_start_index_model_top;
+  Field& mass_flux = a.dynamical_vertical_mass_flux_at_cells_on_half_levels;
+  Field& volume_flux = a.dynamical_vertical_volumetric_flux_at_cells_on_half_levels;
+  std::vector<double> w_explicit(nlev, 0.0);
+  for (index_t c = a.start_cell_index_nudging; c < a.end_cell_index_local; ++c) {
+    // _compute_w_explicit_term_with_interpolated_predictor_corrector_advective_tendency
+    for (int k = 1; k < nlev; ++k)
+      w_explicit[k] =
+          a.current_w(c, k) + a.dtime * (a.advection_explicit_weight_parameter *
+                                             a.predictor_vertical_wind_advective_tendency(c, k) +
+                                         a.advection_implicit_weight_parameter *
+                                             a.corrector_vertical_wind_advective_tendency(c, k) -
+                                         cpd * a.nonhydro_buoy_at_cells_on_half_levels(c, k));
+    const SolverColumn col = solve_column(fn, grid, a, c, nlev, w_explicit);
+    for (int k = top; k < nlev; ++k) {
+      a.next_w(c, k) = col.w[k];
+      a.next_rho(c, k) = col.rho[k];
+      a.next_exner(c, k) = col.exner[k];
+      a.next_theta_v(c, k) = col.theta_v[k];
+      if (a.lprep_adv) {
+        // at_first_substep: the fluxes restart from 0, on every level of the domain.
+        const double mass = a.at_first_substep ? 0.0 : mass_flux(c, k);
+        const double volume = a.at_first_substep ? 0.0 : volume_flux(c, k);
+        if (1 <= k) {
+          // _update_mass_volume_flux
+          const double rho_ic = a.rho_at_cells_on_half_levels(c, k);
+          const double z_a =
+              a.r_nsubsteps * (col.vertical_mass_flux[k] +
+                               rho_ic * a.exner_w_implicit_weight_parameter[c] * col.w[k]);
+          mass_flux(c, k) = mass + z_a;
+          volume_flux(c, k) = volume + z_a / rho_ic;
+        } else {
+          mass_flux(c, k) = mass;
+          volume_flux(c, k) = volume;
+        }
+      }
+      // _update_dynamical_exner_time_increment
+      if (a.at_last_substep && k >= a.kstart_moist)
+        a.exner_dynamical_increment(c, k) =
+            col.exner[k] -
+            (a.exner_dynamical_increment(c, k) +
+             a.ndyn_substeps_var * a.dtime * a.exner_tendency_due_to_slow_physics(c, k));
+    }
+  }
 }
 
 }  // namespace icondiff::reference

@@ -48,8 +48,9 @@ inline constexpr int rayleigh_type_klemp = 2;
 // compute_rho_theta_pgrad_and_update_vn (predictor, formerly stencils 15-28)
 // ================================================================================================
 
-/// nlev := next_vn.levels. Edge fields (E, nlev); cell fields (C, nlev); ikoffset, zdiff_gradp
-/// (E, 2, nlev); the domain must lie inside [0, E) × [0, nlev).
+/// Shapes as ICON4Py: edge fields (E, nlev), cell fields (C, nlev), ikoffset and zdiff_gradp
+/// (E, 2, nlev); at least vertical_end levels are required. The domain must lie inside [0, E) ×
+/// [0, next_vn.levels); a level k + ikoffset outside the cell fields is an error where it is read.
 struct ComputeRhoThetaPgradAndUpdateVnArgs {
   Field rho_at_edges_on_model_levels;                                        ///< (E,K) out
   Field theta_v_at_edges_on_model_levels;                                    ///< (E,K) out
@@ -116,9 +117,9 @@ void compute_rho_theta_pgrad_and_update_vn(const Grid& grid,
 // apply_divergence_damping_and_update_vn (corrector, formerly stencils 17, 23, 25-28)
 // ================================================================================================
 
-/// nlev := next_vn.levels. Edge fields (E, nlev); dwdz_at_cells_on_model_levels (C, nlev);
-/// K profiles at least vertical_end values. The 4th-order damping reads the total divergence
-/// gradient at the E2C2EO neighbours, so those inputs must be valid at every edge.
+/// Shapes as ICON4Py: edge fields (E, nlev), dwdz_at_cells_on_model_levels (C, nlev), K profiles
+/// (nlev); at least vertical_end levels are required. The 4th-order damping reads the total
+/// divergence gradient at the E2C2EO neighbours, so its inputs must be valid at every edge.
 struct ApplyDivergenceDampingAndUpdateVnArgs {
   Field horizontal_gradient_of_normal_wind_divergence;     ///< (E,K)
   Field next_vn;                                           ///< (E,K) in/out
@@ -166,5 +167,159 @@ struct ApplyDivergenceDampingAndUpdateVnArgs {
 /// divdamp_order == 24 else factor, bdy = 0.75/(max_nudging_coefficient + dbl_eps)·|s4|.
 void apply_divergence_damping_and_update_vn(const Grid& grid,
                                             ApplyDivergenceDampingAndUpdateVnArgs& args);
+
+// ================================================================================================
+// vertically_implicit_solver_at_predictor_step / _at_corrector_step (formerly stencils 39-60)
+// ================================================================================================
+//
+// Shared semantics of both solver programs (nlev := vertical_end_index_model_surface - 1, the
+// number of full levels; half-level index k lies above full level k):
+//  1. (predictor only) contravariant_correction_at_cells_on_half_levels is interpolated from the
+//     edges for cells [start_cell_index_lateral_lvl3, end_cell_index_halo_lvl1) and half levels
+//     [flat_level_index_plus1, nlev]: wgtfac_c between full levels k-1 and k above the surface,
+//     the quadratic extrapolation wgtfacq_c at k = nlev.
+//  2. next_w[c, nlev] = contravariant_correction_at_cells_on_half_levels[c, nlev] (the surface
+//     boundary condition) for cells [start_cell_index_nudging, end_cell_index_local).
+//  3. The column solve for those cells and levels [vertical_start_index_model_top, nlev); every
+//     output below is written only there (next_w at nlev only by step 2):
+//     - divergence of the edge fluxes (C2E, geofac_div), vertical mass flux
+//       rho_ic·(-w_concorr + explicit_weight·current_w) on half levels 1..nlev-1 (0 at 0, nlev),
+//       tridiagonal coefficients beta (full levels) and alpha (half levels, 0 at nlev), explicit
+//       rho/exner terms (+ IAU increments if is_iau_active), w_explicit on half levels >= 1;
+//     - the tridiagonal forward sweep: a scan upwards starting at level
+//       max(1, vertical_start_index_model_top) from the state (c, d) = (0, 0); level 0 holds
+//       (0, 0). It solves rows k >= 1 of  a_k·w[k-1] + b_k·w[k] + c_k·w[k+1] = w_prep[k] with
+//         gamma_k = dtime·cpd·implicit_weight·theta_v_ic[k] / ddqz_z_half[k],
+//         a_k = -gamma_k·beta[k-1]·alpha[k-1],  c_k = -gamma_k·beta[k]·alpha[k+1],
+//         b_k = 1 + gamma_k·alpha[k]·(beta[k-1] + beta[k]),
+//         w_prep[k] = w_explicit[k] - gamma_k·(exner_explicit[k-1] - exner_explicit[k]),
+//       with w[0] = 0 and alpha[nlev] = 0 (so next_w[nlev] does not enter);
+//     - the back substitution: a scan downwards from level nlev-1 (state 0) to the domain top;
+//     - Rayleigh damping (rayleigh_type == rayleigh_type_klemp) of w on levels
+//       1..end_index_of_damping_layer, by rayleigh_damping_factor[k];
+//     - next_rho, next_exner, next_theta_v from the new w at k and k+1 (w[nlev] = next_w[nlev]).
+//
+// Level counts: full-level cell fields >= nlev levels; next_w, rho_at_cells_on_half_levels,
+// theta_v_at_cells_on_half_levels and contravariant_correction_at_cells_on_half_levels >= nlev+1
+// (they are read or written at half level nlev); the other half-level fields are read at most at
+// level nlev-1 and need >= nlev. Edge fields (E, >= nlev). rayleigh_damping_factor: at least
+// min(end_index_of_damping_layer, nlev) + 1 values when rayleigh_type == rayleigh_type_klemp.
+
+struct VerticallyImplicitSolverAtPredictorStepArgs {
+  Field contravariant_correction_at_cells_on_half_levels;   ///< (C, nlev+1) in/out (step 1)
+  Field next_w;                                             ///< (C, nlev+1) in/out
+  Field next_rho;                                           ///< (C, nlev) out
+  Field next_exner;                                         ///< (C, nlev) out
+  Field next_theta_v;                                       ///< (C, nlev) out
+  Field dwdz_at_cells_on_model_levels;                      ///< (C, nlev) out if divdamp_type >= 3
+  Field exner_dynamical_increment;                          ///< (C, nlev) out if at_first_substep
+  Table geofac_div;                                         ///< (C,3) C2E order
+  Field mass_flux_at_edges_on_model_levels;                 ///< (E, nlev)
+  Field theta_v_flux_at_edges_on_model_levels;              ///< (E, nlev)
+  Field predictor_vertical_wind_advective_tendency;         ///< (C, nlev) half levels 1..nlev-1
+  Field nonhydro_buoy_at_cells_on_half_levels;              ///< (C, nlev) half levels 1..nlev-1
+  Field rho_at_cells_on_half_levels;                        ///< (C, nlev+1)
+  Field contravariant_correction_at_edges_on_model_levels;  ///< (E, nlev)
+  Vector exner_w_explicit_weight_parameter;                 ///< (C)
+  Field current_exner;                                      ///< (C, nlev)
+  Field current_rho;                                        ///< (C, nlev)
+  Field current_theta_v;                                    ///< (C, nlev)
+  Field current_w;                                          ///< (C, nlev) half levels 1..nlev-1
+  Field inv_ddqz_z_full;                                    ///< (C, nlev)
+  Vector exner_w_implicit_weight_parameter;                 ///< (C)
+  Field theta_v_at_cells_on_half_levels;                    ///< (C, nlev+1)
+  Field perturbed_exner_at_cells_on_model_levels;           ///< (C, nlev)
+  Field exner_tendency_due_to_slow_physics;                 ///< (C, nlev)
+  Field rho_iau_increment;                                  ///< (C, nlev)
+  Field exner_iau_increment;                                ///< (C, nlev)
+  Field ddqz_z_half;                                        ///< (C, nlev) half levels 1..nlev-1
+  Vector rayleigh_damping_factor;                           ///< (K)
+  Field reference_exner_at_cells_on_model_levels;           ///< (C, nlev)
+  Table e_bln_c_s;                                          ///< (C,3) C2E order
+  Field wgtfac_c;   ///< (C, nlev) half levels flat_level_index_plus1..nlev-1
+  Field wgtfacq_c;  ///< (C, nlev) full levels nlev-3..nlev-1
+  double iau_wgt_dyn = 0.0;
+  double dtime = 0.0;
+  bool is_iau_active = false;
+  int rayleigh_type = 0;
+  int divdamp_type = 0;
+  bool at_first_substep = false;
+  int end_index_of_damping_layer = 0;
+  int kstart_moist = 0;
+  int flat_level_index_plus1 = 0;
+  int start_cell_index_nudging = 0;
+  int end_cell_index_local = 0;
+  int start_cell_index_lateral_lvl3 = 0;
+  int end_cell_index_halo_lvl1 = 0;
+  int vertical_start_index_model_top = 0;
+  int vertical_end_index_model_surface = 0;
+};
+
+/// Steps 1-3 with the predictor's w_explicit = current_w + dtime·(advective tendency -
+/// cpd·buoyancy); then, in the solve domain, dwdz_at_cells_on_model_levels = inv_ddqz_z_full·
+/// ((w[k] - w[k+1]) - (w_concorr[k] - w_concorr[k+1])) if divdamp_type >= 3, and
+/// exner_dynamical_increment = current_exner on levels >= kstart_moist if at_first_substep.
+void vertically_implicit_solver_at_predictor_step(
+    const Grid& grid, VerticallyImplicitSolverAtPredictorStepArgs& args);
+
+struct VerticallyImplicitSolverAtCorrectorStepArgs {
+  Field next_w;                                                ///< (C, nlev+1) in/out
+  Field next_rho;                                              ///< (C, nlev) out
+  Field next_exner;                                            ///< (C, nlev) out
+  Field next_theta_v;                                          ///< (C, nlev) out
+  Field dynamical_vertical_mass_flux_at_cells_on_half_levels;  ///< (C, nlev) in/out (lprep_adv)
+  Field dynamical_vertical_volumetric_flux_at_cells_on_half_levels;  ///< (C, nlev) in/out
+  Field exner_dynamical_increment;                         ///< (C, nlev) in/out (at_last_substep)
+  Table geofac_div;                                        ///< (C,3) C2E order
+  Field mass_flux_at_edges_on_model_levels;                ///< (E, nlev)
+  Field theta_v_flux_at_edges_on_model_levels;             ///< (E, nlev)
+  Field predictor_vertical_wind_advective_tendency;        ///< (C, nlev) half levels 1..nlev-1
+  Field corrector_vertical_wind_advective_tendency;        ///< (C, nlev) half levels 1..nlev-1
+  Field nonhydro_buoy_at_cells_on_half_levels;             ///< (C, nlev) half levels 1..nlev-1
+  Field rho_at_cells_on_half_levels;                       ///< (C, nlev+1)
+  Field contravariant_correction_at_cells_on_half_levels;  ///< (C, nlev+1)
+  Vector exner_w_explicit_weight_parameter;                ///< (C)
+  Field current_exner;                                     ///< (C, nlev)
+  Field current_rho;                                       ///< (C, nlev)
+  Field current_theta_v;                                   ///< (C, nlev)
+  Field current_w;                                         ///< (C, nlev) half levels 1..nlev-1
+  Field inv_ddqz_z_full;                                   ///< (C, nlev)
+  Vector exner_w_implicit_weight_parameter;                ///< (C)
+  Field theta_v_at_cells_on_half_levels;                   ///< (C, nlev+1)
+  Field perturbed_exner_at_cells_on_model_levels;          ///< (C, nlev)
+  Field exner_tendency_due_to_slow_physics;                ///< (C, nlev)
+  Field rho_iau_increment;                                 ///< (C, nlev)
+  Field exner_iau_increment;                               ///< (C, nlev)
+  Field ddqz_z_half;                                       ///< (C, nlev) half levels 1..nlev-1
+  Vector rayleigh_damping_factor;                          ///< (K)
+  Field reference_exner_at_cells_on_model_levels;          ///< (C, nlev)
+  double advection_explicit_weight_parameter = 0.0;
+  double advection_implicit_weight_parameter = 0.0;
+  bool lprep_adv = false;
+  double r_nsubsteps = 0.0;
+  double ndyn_substeps_var = 0.0;
+  double iau_wgt_dyn = 0.0;
+  double dtime = 0.0;
+  bool is_iau_active = false;
+  int rayleigh_type = 0;
+  bool at_first_substep = false;
+  bool at_last_substep = false;
+  int end_index_of_damping_layer = 0;
+  int kstart_moist = 0;
+  int start_cell_index_nudging = 0;
+  int end_cell_index_local = 0;
+  int vertical_start_index_model_top = 0;
+  int vertical_end_index_model_surface = 0;
+};
+
+/// Steps 2-3 with the corrector's w_explicit = current_w + dtime·(explicit_weight·predictor
+/// tendency + implicit_weight·corrector tendency - cpd·buoyancy); then, in the solve domain:
+///  * if lprep_adv: the dynamical mass and volume fluxes (reset to 0 first if at_first_substep,
+///    level 0 included) += r_nsubsteps·(vertical mass flux + rho_ic·implicit_weight·w) (divided
+///    by rho_ic for the volume flux) on half levels >= 1;
+///  * if at_last_substep: exner_dynamical_increment = next_exner - (exner_dynamical_increment +
+///    ndyn_substeps_var·dtime·exner_tendency_due_to_slow_physics) on levels >= kstart_moist.
+void vertically_implicit_solver_at_corrector_step(
+    const Grid& grid, VerticallyImplicitSolverAtCorrectorStepArgs& args);
 
 }  // namespace icondiff::reference
