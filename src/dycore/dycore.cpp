@@ -6,6 +6,7 @@
 #include <icondiff/dycore/dycore.hpp>
 #include <icondiff/grid/skip_values.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
 #include <string>
 
@@ -21,6 +22,16 @@ void check_dycore_inputs(const DycoreInputs<MemorySpace>& in) {
   if (in.nflat_gradp < 0 || in.nflat_gradp >= in.nlev)
     throw InvalidArgument("dycore: nflat_gradp = " + std::to_string(in.nflat_gradp) +
                           ", expected a level in [0, nlev = " + std::to_string(in.nlev) + ")");
+  if (in.end_index_of_damping_layer < 0 || in.end_index_of_damping_layer >= in.nlev)
+    throw InvalidArgument(
+        "dycore: end_index_of_damping_layer = " + std::to_string(in.end_index_of_damping_layer) +
+        ", expected a level in [0, nlev = " + std::to_string(in.nlev) + ")");
+  if (in.kstart_moist < 0 || in.kstart_moist >= in.nlev)
+    throw InvalidArgument("dycore: kstart_moist = " + std::to_string(in.kstart_moist) +
+                          ", expected a level in [0, nlev = " + std::to_string(in.nlev) + ")");
+  if (in.nlev < 3)
+    throw InvalidArgument("dycore: nlev = " + std::to_string(in.nlev) +
+                          ", expected >= 3 (the surface extrapolation reads three levels)");
   if (!(in.mean_cell_area > 0) || !std::isfinite(in.mean_cell_area))
     throw InvalidArgument("dycore: mean_cell_area = " + std::to_string(in.mean_cell_area) +
                           ", expected a positive area");
@@ -61,6 +72,9 @@ Dycore<ExecSpace>::Dycore(const DycoreConfig& config, const DycoreInputs<memory_
   e2c_ = with_skip_values_replaced(inputs_.grid.e2c, "icondiff::dycore::e2c");
   c2e2co_ = with_skip_values_replaced(inputs_.grid.c2e2co, "icondiff::dycore::c2e2co");
   e2c2eo_ = with_skip_values_replaced(inputs_.grid.e2c2eo, "icondiff::dycore::e2c2eo");
+  c2e_ = with_skip_values_replaced(inputs_.grid.c2e, "icondiff::dycore::c2e");
+  z_q_ = Kokkos::View<vp**, FieldLayout, memory_space>("icondiff::dycore::z_q",
+                                                       inputs_.grid.num_cells, inputs_.nlev);
 }
 
 template <class ExecSpace>
@@ -78,15 +92,40 @@ ProgramDomain Dycore<ExecSpace>::divergence_damping_domain() const {
 }
 
 template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::solver_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::Nudging).start,
+                     g.range(Location::Cell, Zone::Local).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::contravariant_correction_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::LateralBoundary3).start,
+                     g.range(Location::Cell, Zone::Halo).end},
+          inputs_.nflatlev + 1, inputs_.nlev + 1};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile,
+                                      const char* name, const std::string& program) const {
+  if (profile.extent(0) != static_cast<std::size_t>(inputs_.nlev))
+    throw InvalidArgument(program + " " + name + " has extents (" +
+                          std::to_string(profile.extent(0)) + "), expected (" +
+                          std::to_string(inputs_.nlev) + ")");
+}
+
+template <class ExecSpace>
 void Dycore<ExecSpace>::check_domain(const ProgramDomain& domain, const index_t points,
-                                     const std::string& program) const {
+                                     const int levels, const std::string& program) const {
   if (domain.horizontal.start < 0 || domain.horizontal.end > points || domain.vertical_start < 0 ||
-      domain.vertical_end > inputs_.nlev)
+      domain.vertical_end > levels)
     throw InvalidArgument(
         "dycore: " + program + " domain [" + std::to_string(domain.horizontal.start) + ", " +
         std::to_string(domain.horizontal.end) + ") x [" + std::to_string(domain.vertical_start) +
         ", " + std::to_string(domain.vertical_end) + ") lies outside the grid (" +
-        std::to_string(points) + " points, " + std::to_string(inputs_.nlev) + " levels)");
+        std::to_string(points) + " points, " + std::to_string(levels) + " levels)");
 }
 
 template <class ExecSpace>
@@ -96,7 +135,8 @@ void Dycore<ExecSpace>::compute_rho_theta_pgrad_and_update_vn(
   static const std::string scope = "dycore: compute_rho_theta_pgrad_and_update_vn";
   check_state_extents(args, inputs_.sizes(), scope);
   const ProgramDomain domain = domain_override ? *domain_override : rho_theta_pgrad_domain();
-  check_domain(domain, inputs_.grid.num_edges, "compute_rho_theta_pgrad_and_update_vn");
+  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev,
+               "compute_rho_theta_pgrad_and_update_vn");
 
   const auto& g = inputs_.grid;
   const auto& m = inputs_.metric;
@@ -165,13 +205,11 @@ void Dycore<ExecSpace>::apply_divergence_damping_and_update_vn(
     const ProgramDomain* domain_override) {
   static const std::string scope = "dycore: apply_divergence_damping_and_update_vn";
   check_state_extents(args, inputs_.sizes(), scope);
-  if (args.interpolated_fourth_order_divdamp_factor.extent(0) !=
-      static_cast<std::size_t>(inputs_.nlev))
-    throw InvalidArgument(scope + " interpolated_fourth_order_divdamp_factor has extents (" +
-                          std::to_string(args.interpolated_fourth_order_divdamp_factor.extent(0)) +
-                          "), expected (" + std::to_string(inputs_.nlev) + ")");
+  check_profile(args.interpolated_fourth_order_divdamp_factor,
+                "interpolated_fourth_order_divdamp_factor", scope);
   const ProgramDomain domain = domain_override ? *domain_override : divergence_damping_domain();
-  check_domain(domain, inputs_.grid.num_edges, "apply_divergence_damping_and_update_vn");
+  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev,
+               "apply_divergence_damping_and_update_vn");
 
   const auto& m = inputs_.metric;
   const auto& i = inputs_.interpolation;
@@ -216,6 +254,134 @@ void Dycore<ExecSpace>::apply_divergence_damping_and_update_vn(
   runner_.bind(space);
   runner_.points_levels(dycore_labels::divergence_damping, domain.horizontal, domain.vertical_start,
                         domain.vertical_end, body);
+}
+
+namespace {
+/// The solver's column body with what both steps share, filled from the bundle.
+template <class MemorySpace>
+stencils::VerticallyImplicitSolver<MemorySpace> solver_body(
+    const DycoreConfig& config, const DycoreInputs<MemorySpace>& in,
+    const Kokkos::View<const index_t**, TableLayout, MemorySpace>& c2e,
+    const Kokkos::View<vp**, FieldLayout, MemorySpace>& z_q) {
+  stencils::VerticallyImplicitSolver<MemorySpace> body;
+  body.z_q = z_q;
+  body.geofac_div = in.interpolation.geofac_div;
+  body.exner_w_explicit_weight_parameter = in.metric.exner_w_explicit_weight_parameter;
+  body.exner_w_implicit_weight_parameter = in.metric.exner_w_implicit_weight_parameter;
+  body.inv_ddqz_z_full = in.metric.inv_ddqz_z_full;
+  body.ddqz_z_half = in.metric.ddqz_z_half;
+  body.reference_exner_at_cells_on_model_levels =
+      in.metric.reference_exner_at_cells_on_model_levels;
+  body.c2e = c2e;
+  body.klemp_rayleigh_damping = config.rayleigh_type == RayleighType::Klemp;
+  body.end_index_of_damping_layer = in.end_index_of_damping_layer;
+  body.kstart_moist = in.kstart_moist;
+  body.nlev = in.nlev;
+  return body;
+}
+
+/// The per-call fields both steps read, under the same names.
+template <class Body, class Arguments>
+void fill_common_solver_arguments(Body& body, const Arguments& args) {
+  body.next_w = args.next_w;
+  body.next_rho = args.next_rho;
+  body.next_exner = args.next_exner;
+  body.next_theta_v = args.next_theta_v;
+  body.exner_dynamical_increment = args.exner_dynamical_increment;
+  body.mass_flux_at_edges_on_model_levels = args.mass_flux_at_edges_on_model_levels;
+  body.theta_v_flux_at_edges_on_model_levels = args.theta_v_flux_at_edges_on_model_levels;
+  body.predictor_vertical_wind_advective_tendency = args.predictor_vertical_wind_advective_tendency;
+  body.nonhydro_buoy_at_cells_on_half_levels = args.nonhydro_buoy_at_cells_on_half_levels;
+  body.rho_at_cells_on_half_levels = args.rho_at_cells_on_half_levels;
+  body.contravariant_correction_at_cells_on_half_levels =
+      args.contravariant_correction_at_cells_on_half_levels;
+  body.current_exner = args.current_exner;
+  body.current_rho = args.current_rho;
+  body.current_theta_v = args.current_theta_v;
+  body.current_w = args.current_w;
+  body.theta_v_at_cells_on_half_levels = args.theta_v_at_cells_on_half_levels;
+  body.perturbed_exner_at_cells_on_model_levels = args.perturbed_exner_at_cells_on_model_levels;
+  body.exner_tendency_due_to_slow_physics = args.exner_tendency_due_to_slow_physics;
+  body.rho_iau_increment = args.rho_iau_increment;
+  body.exner_iau_increment = args.exner_iau_increment;
+  body.rayleigh_damping_factor = args.rayleigh_damping_factor;
+  body.dtime = args.dtime;
+  body.is_iau_active = args.is_iau_active;
+  body.iau_wgt_dyn = args.iau_wgt_dyn;
+  body.at_first_substep = args.at_first_substep;
+}
+}  // namespace
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::vertically_implicit_solver_at_predictor_step(
+    const ExecSpace& space, const SolverPredictorArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  static const std::string scope = "dycore: vertically_implicit_solver_at_predictor_step";
+  check_state_extents(args, inputs_.sizes(), scope);
+  check_profile(args.rayleigh_damping_factor, "rayleigh_damping_factor", scope);
+  const ProgramDomain solver = domain_override ? *domain_override : solver_domain();
+  ProgramDomain interpolation = contravariant_correction_domain();
+  if (domain_override) interpolation.horizontal = domain_override->horizontal;
+  check_domain(solver, inputs_.grid.num_cells, inputs_.nlev,
+               "vertically_implicit_solver_at_predictor_step");
+  check_domain(interpolation, inputs_.grid.num_cells, inputs_.nlev + 1,
+               "vertically_implicit_solver_at_predictor_step (contravariant correction)");
+  if (solver.vertical_start != 0 || solver.vertical_end != inputs_.nlev)
+    throw InvalidArgument(scope + ": the solver runs over whole columns (levels [0, nlev))");
+
+  stencils::InterpolateContravariantCorrectionToHalfLevels<memory_space> interpolate;
+  interpolate.contravariant_correction_at_edges_on_model_levels =
+      args.contravariant_correction_at_edges_on_model_levels;
+  interpolate.e_bln_c_s = inputs_.interpolation.e_bln_c_s;
+  interpolate.wgtfac_c = inputs_.metric.wgtfac_c;
+  interpolate.wgtfacq_c = inputs_.metric.wgtfacq_c;
+  interpolate.c2e = c2e_;
+  interpolate.nlev = inputs_.nlev;
+  interpolate.contravariant_correction_at_cells_on_half_levels =
+      args.contravariant_correction_at_cells_on_half_levels;
+
+  auto body = solver_body(config_, inputs_, c2e_, z_q_);
+  fill_common_solver_arguments(body, args);
+  body.corrector = false;
+  body.dwdz_at_cells_on_model_levels = args.dwdz_at_cells_on_model_levels;
+  body.compute_dwdz = static_cast<int>(config_.divdamp_type) >= 3;
+
+  runner_.bind(space);
+  runner_.points_levels(dycore_labels::contravariant_correction, interpolation.horizontal,
+                        interpolation.vertical_start, interpolation.vertical_end, interpolate);
+  runner_.columns(dycore_labels::solver_predictor, solver.horizontal, body);
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::vertically_implicit_solver_at_corrector_step(
+    const ExecSpace& space, const SolverCorrectorArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  static const std::string scope = "dycore: vertically_implicit_solver_at_corrector_step";
+  check_state_extents(args, inputs_.sizes(), scope);
+  check_profile(args.rayleigh_damping_factor, "rayleigh_damping_factor", scope);
+  const ProgramDomain solver = domain_override ? *domain_override : solver_domain();
+  check_domain(solver, inputs_.grid.num_cells, inputs_.nlev,
+               "vertically_implicit_solver_at_corrector_step");
+  if (solver.vertical_start != 0 || solver.vertical_end != inputs_.nlev)
+    throw InvalidArgument(scope + ": the solver runs over whole columns (levels [0, nlev))");
+
+  auto body = solver_body(config_, inputs_, c2e_, z_q_);
+  fill_common_solver_arguments(body, args);
+  body.corrector = true;
+  body.corrector_vertical_wind_advective_tendency = args.corrector_vertical_wind_advective_tendency;
+  body.dynamical_vertical_mass_flux_at_cells_on_half_levels =
+      args.dynamical_vertical_mass_flux_at_cells_on_half_levels;
+  body.dynamical_vertical_volumetric_flux_at_cells_on_half_levels =
+      args.dynamical_vertical_volumetric_flux_at_cells_on_half_levels;
+  body.at_last_substep = args.at_last_substep;
+  body.lprep_adv = args.lprep_adv;
+  body.r_nsubsteps = args.r_nsubsteps;
+  body.ndyn_substeps_var = args.ndyn_substeps_var;
+  body.advection_explicit_weight_parameter = config_.advection_explicit_weight_parameter();
+  body.advection_implicit_weight_parameter = config_.advection_implicit_weight_parameter();
+
+  runner_.bind(space);
+  runner_.columns(dycore_labels::solver_corrector, solver.horizontal, body);
 }
 
 #define ICONDIFF_INSTANTIATE_DYCORE(SPACE) template class Dycore<SPACE>;

@@ -5,6 +5,8 @@
 //   compute_rho_theta_pgrad_and_update_vn    (predictor: rho/theta at edges, pressure gradient,
 //                                             vn update)
 //   apply_divergence_damping_and_update_vn   (corrector: vn update, divergence damping)
+//   vertically_implicit_solver_at_predictor_step, vertically_implicit_solver_at_corrector_step
+//                                            (w, rho, exner, theta_v by the implicit solve)
 // Kernels are labelled icondiff::dycore::<ICON4Py program> and launched through a KernelRunner;
 // a program allocates nothing and does not fence (the caller's next program or exchange on the
 // same instance is ordered after it).
@@ -25,6 +27,13 @@ inline const std::string rho_theta_pgrad =
     "icondiff::dycore::compute_rho_theta_pgrad_and_update_vn";
 inline const std::string divergence_damping =
     "icondiff::dycore::apply_divergence_damping_and_update_vn";
+inline const std::string contravariant_correction =
+    "icondiff::dycore::interpolate_contravariant_correction_from_edges_on_model_levels_to_cells_on_"
+    "half_levels";
+inline const std::string solver_predictor =
+    "icondiff::dycore::vertically_implicit_solver_at_predictor_step";
+inline const std::string solver_corrector =
+    "icondiff::dycore::vertically_implicit_solver_at_corrector_step";
 }  // namespace dycore_labels
 
 /// The (points, levels) domain of one program call: horizontal_start/end and
@@ -60,6 +69,12 @@ class Dycore {
   ProgramDomain rho_theta_pgrad_domain() const;
   /// Edges [start of NUDGING_LEVEL_2, end of LOCAL) x levels [0, nlev).
   ProgramDomain divergence_damping_domain() const;
+  /// Cells [start of NUDGING, end of LOCAL) x levels [0, nlev) (and the surface value of w on
+  /// level nlev), both solver steps.
+  ProgramDomain solver_domain() const;
+  /// The predictor's interpolation of the contravariant correction to cells: cells [start of
+  /// LATERAL_BOUNDARY_LEVEL_3, end of HALO) x half levels [nflatlev + 1, nlev + 1).
+  ProgramDomain contravariant_correction_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -80,20 +95,43 @@ class Dycore {
     apply_divergence_damping_and_update_vn(options_.space, args);
   }
 
+  /// Over solver_domain() (the interpolation over contravariant_correction_domain()) unless
+  /// `domain` is given (then for both).
+  void vertically_implicit_solver_at_predictor_step(
+      const ExecSpace& space, const SolverPredictorArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void vertically_implicit_solver_at_predictor_step(
+      const SolverPredictorArguments<memory_space>& args) {
+    vertically_implicit_solver_at_predictor_step(options_.space, args);
+  }
+  /// Over solver_domain() unless `domain` is given.
+  void vertically_implicit_solver_at_corrector_step(
+      const ExecSpace& space, const SolverCorrectorArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void vertically_implicit_solver_at_corrector_step(
+      const SolverCorrectorArguments<memory_space>& args) {
+    vertically_implicit_solver_at_corrector_step(options_.space, args);
+  }
+
   const DycoreConfig& config() const { return config_; }
   const DycoreInputs<memory_space>& inputs() const { return inputs_; }
   /// The runner (attach timers, change the schedule).
   KernelRunner<ExecSpace>& runner() { return runner_; }
 
  private:
-  void check_domain(const ProgramDomain& domain, index_t points, const std::string& program) const;
+  void check_domain(const ProgramDomain& domain, index_t points, int levels,
+                    const std::string& program) const;
+  void check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile, const char* name,
+                     const std::string& program) const;
 
   DycoreConfig config_;
   DycoreInputs<memory_space> inputs_;
   DycoreOptions<ExecSpace> options_;
   KernelRunner<ExecSpace> runner_;
   /// e2c, c2e2co, e2c2eo with -1 replaced by the largest valid index of the row.
-  Kokkos::View<const index_t**, TableLayout, memory_space> e2c_, c2e2co_, e2c2eo_;
+  Kokkos::View<const index_t**, TableLayout, memory_space> e2c_, c2e2co_, e2c2eo_, c2e_;
+  /// (C, nlev) scratch of the tridiagonal solve (its upper-diagonal coefficients), allocated once.
+  Kokkos::View<vp**, FieldLayout, memory_space> z_q_;
 };
 
 }  // namespace icondiff

@@ -25,6 +25,12 @@ struct DycoreInputs {
   /// (MetricStateNonHydro.nflat_gradp; 0-based): below it the Taylor expansion of
   /// vertoffset_gradp/zdiff_gradp applies.
   int nflat_gradp = 0;
+  /// Last level of the Rayleigh damping layer (VerticalGrid.end_index_of_damping_layer;
+  /// 0-based): w is damped on levels 1..end_index_of_damping_layer.
+  int end_index_of_damping_layer = 0;
+  /// First level with moisture (VerticalGrid.kstart_moist; 0-based): the dynamical exner
+  /// increment is kept from there down.
+  int kstart_moist = 0;
   /// Mean cell area of the (global) grid [m2] (CellParams.mean_cell_area).
   double mean_cell_area = 0;
   DycoreMetricState<MemorySpace> metric;
@@ -35,7 +41,8 @@ struct DycoreInputs {
 };
 
 /// Throws InvalidArgument naming the first thing wrong with `in`: a field whose extents disagree
-/// with the grid and nlev, nflatlev/nflat_gradp outside [0, nlev), a vertoffset_gradp that points
+/// with the grid and nlev, nflatlev/nflat_gradp/end_index_of_damping_layer/kstart_moist outside
+/// [0, nlev), a vertoffset_gradp that points
 /// outside the column where the pressure gradient reads it (levels > nflat_gradp), a mean cell
 /// area that is not positive.
 template <class MemorySpace>

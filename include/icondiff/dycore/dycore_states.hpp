@@ -40,7 +40,29 @@ namespace icondiff {
         "p_nh%metrics%pg_exdist (point list; here dense)", "MetricStateNonHydro.pg_exdist")         \
   FIELD(horizontal_mask_for_3d_divdamp, wp, Edge, None, None, Required, "1",                       \
         "horizontal mask of the dw/dz term of the divergence damping", "p_nh%metrics%hmask_dd3d",   \
-        "MetricStateNonHydro.horizontal_mask_for_3d_divdamp")
+        "MetricStateNonHydro.horizontal_mask_for_3d_divdamp")                                       \
+  FIELD(exner_w_explicit_weight_parameter, wp, Cell, None, None, Required, "1",                    \
+        "explicit weight of the vertical wind in the vertically implicit solver",                  \
+        "p_nh%metrics%vwind_expl_wgt", "MetricStateNonHydro.exner_w_explicit_weight_parameter")     \
+  FIELD(exner_w_implicit_weight_parameter, wp, Cell, None, None, Required, "1",                    \
+        "implicit weight of the vertical wind in the vertically implicit solver",                  \
+        "p_nh%metrics%vwind_impl_wgt", "MetricStateNonHydro.exner_w_implicit_weight_parameter")     \
+  FIELD(inv_ddqz_z_full, vp, Cell, None, Full, Required, "m-1", "inverse layer thickness",         \
+        "p_nh%metrics%inv_ddqz_z_full", "MetricStateNonHydro.inv_ddqz_z_full")                      \
+  FIELD(ddqz_z_half, vp, Cell, None, Half, Required, "m",                                          \
+        "distance between the full levels around half level k", "p_nh%metrics%ddqz_z_half",        \
+        "MetricStateNonHydro.ddqz_z_half")                                                          \
+  FIELD(reference_exner_at_cells_on_model_levels, vp, Cell, None, Full, Required, "1",             \
+        "reference Exner pressure", "p_nh%metrics%exner_ref_mc",                                    \
+        "MetricStateNonHydro.reference_exner_at_cells_on_model_levels")                             \
+  FIELD(wgtfac_c, vp, Cell, None, Half, Required, "1",                                             \
+        "weight of level k in the interpolation to half level k", "p_nh%metrics%wgtfac_c",         \
+        "MetricStateNonHydro.wgtfac_c")                                                             \
+  FIELD(wgtfacq_c, vp, Cell, None, Full, Required, "1",                                            \
+        "weights of levels nlev-1, nlev-2, nlev-3 in the extrapolation to the surface (only "     \
+        "those three levels are read)",                                                            \
+        "p_nh%metrics%wgtfacq_c(:,1:3,:) (levels nlev, nlev-1, nlev-2)",                            \
+        "MetricStateNonHydro.wgtfacq_c")
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   FIELD(geofac_grg_x, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
@@ -62,7 +84,12 @@ namespace icondiff {
         "p_int%nudgecoeff_e", "InterpolationState.nudgecoeff_e")                                    \
   FIELD(geofac_grdiv, wp, Edge, E2C2EO, None, Required, "m-1",                                     \
         "factors of the gradient of the divergence (slot 0: the edge itself)",                     \
-        "p_int%geofac_grdiv", "InterpolationState.geofac_grdiv")
+        "p_int%geofac_grdiv", "InterpolationState.geofac_grdiv")                                    \
+  FIELD(geofac_div, wp, Cell, C2E, None, Required, "m-1", "geometric factors of the divergence",   \
+        "p_int%geofac_div", "InterpolationState.geofac_div")                                        \
+  FIELD(e_bln_c_s, wp, Cell, C2E, None, Required, "1",                                             \
+        "bilinear interpolation weights from edges to the cell centre", "p_int%e_bln_c_s",         \
+        "InterpolationState.e_bln_c_s")
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
   FIELD(inverse_dual_edge_lengths, wp, Edge, None, None, Required, "m-1",                          \
@@ -138,6 +165,107 @@ namespace icondiff {
         "virtual potential temperature at edges", "z_theta_v_e", "")                                \
   FIELD(horizontal_pressure_gradient, vp, Edge, None, Full, Required, "m-1",                       \
         "horizontal gradient of the Exner pressure", "z_gradh_exner", "")
+
+/// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
+#define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w at cells (in/out: written below nflatlev)",                 \
+        "p_nh%diag%w_concorr_c", "")                                                                \
+  FIELD(next_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind, new time level (in/out)",  \
+        "p_nh%prog(nnew)%w", "")                                                                    \
+  FIELD(next_rho, wp, Cell, None, Full, Required, "kg m-3", "density, new time level (output)",    \
+        "p_nh%prog(nnew)%rho", "")                                                                  \
+  FIELD(next_exner, wp, Cell, None, Full, Required, "1", "Exner pressure, new time level "         \
+        "(output)", "p_nh%prog(nnew)%exner", "")                                                    \
+  FIELD(next_theta_v, wp, Cell, None, Full, Required, "K", "virtual potential temperature, new "   \
+        "time level (output)", "p_nh%prog(nnew)%theta_v", "")                                       \
+  FIELD(dwdz_at_cells_on_model_levels, vp, Cell, None, Full, Required, "s-1",                      \
+        "dw/dz for the divergence damping (in/out: written when divdamp_type >= 3)", "z_dwdz_dd", "")\
+  FIELD(exner_dynamical_increment, vp, Cell, None, Full, Required, "1",                            \
+        "dynamical exner increment (in/out: set on the first substep)", "p_nh%diag%exner_dyn_incr",\
+        "")                                                                                         \
+  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
+        "m s-1", "contravariant correction of the normal wind at edges", "z_w_concorr_me", "")      \
+  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",         \
+        "horizontal mass flux at edges", "p_nh%diag%mass_fl_e", "")                                 \
+  FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
+        "horizontal theta_v flux at edges", "z_theta_v_fl_e", "")                                   \
+  FIELD(predictor_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
+        "advective tendency of w, predictor", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl1)", "")             \
+  FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
+        "buoyancy term of w (level 0 unused)", "z_th_ddz_exner_c", "")                              \
+  FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
+        "density at half levels", "p_nh%diag%rho_ic", "")                                           \
+  FIELD(current_exner, wp, Cell, None, Full, Required, "1", "Exner pressure now",                  \
+        "p_nh%prog(nnow)%exner", "")                                                                \
+  FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now",                      \
+        "p_nh%prog(nnow)%rho", "")                                                                  \
+  FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now",                       \
+        "p_nh%prog(nnow)%theta_v", "")                                                              \
+  FIELD(current_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind now",                   \
+        "p_nh%prog(nnow)%w", "")                                                                    \
+  FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
+        "theta_v at half levels", "p_nh%diag%theta_v_ic", "")                                       \
+  FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
+        "Exner pressure minus reference", "p_nh%diag%exner_pr", "")                                 \
+  FIELD(exner_tendency_due_to_slow_physics, vp, Cell, None, Full, Required, "s-1",                 \
+        "slow-physics tendency of exner", "p_nh%diag%ddt_exner_phy", "")                            \
+  FIELD(rho_iau_increment, vp, Cell, None, Full, Required, "kg m-3",                               \
+        "IAU increment of rho (read when IAU is active)", "p_nh%diag%rho_incr", "")                 \
+  FIELD(exner_iau_increment, vp, Cell, None, Full, Required, "1",                                  \
+        "IAU increment of exner (read when IAU is active)", "p_nh%diag%exner_incr", "")
+
+/// vertically_implicit_solver_at_corrector_step: outputs first, then inputs.
+#define ICONDIFF_SOLVER_CORRECTOR_FIELDS(FIELD)                                                    \
+  FIELD(next_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind, new time level (in/out)",  \
+        "p_nh%prog(nnew)%w", "")                                                                    \
+  FIELD(next_rho, wp, Cell, None, Full, Required, "kg m-3", "density, new time level (output)",    \
+        "p_nh%prog(nnew)%rho", "")                                                                  \
+  FIELD(next_exner, wp, Cell, None, Full, Required, "1", "Exner pressure, new time level "         \
+        "(output)", "p_nh%prog(nnew)%exner", "")                                                    \
+  FIELD(next_theta_v, wp, Cell, None, Full, Required, "K", "virtual potential temperature, new "   \
+        "time level (output)", "p_nh%prog(nnew)%theta_v", "")                                       \
+  FIELD(dynamical_vertical_mass_flux_at_cells_on_half_levels, wp, Cell, None, Half, Required,     \
+        "kg m-2 s-1", "vertical mass flux for tracer advection (in/out: with lprep_adv)",          \
+        "prep_adv%mass_flx_ic", "")                                                                 \
+  FIELD(dynamical_vertical_volumetric_flux_at_cells_on_half_levels, wp, Cell, None, Half,          \
+        Required, "m s-1", "vertical volume flux for tracer advection (in/out: with lprep_adv)",   \
+        "prep_adv%vol_flx_ic", "")                                                                  \
+  FIELD(exner_dynamical_increment, vp, Cell, None, Full, Required, "1",                            \
+        "dynamical exner increment (in/out: updated on the last substep)",                         \
+        "p_nh%diag%exner_dyn_incr", "")                                                             \
+  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",         \
+        "horizontal mass flux at edges", "p_nh%diag%mass_fl_e", "")                                 \
+  FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
+        "horizontal theta_v flux at edges", "z_theta_v_fl_e", "")                                   \
+  FIELD(predictor_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
+        "advective tendency of w, predictor", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl1)", "")             \
+  FIELD(corrector_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
+        "advective tendency of w, corrector", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl2)", "")             \
+  FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
+        "buoyancy term of w (level 0 unused)", "z_th_ddz_exner_c", "")                              \
+  FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
+        "density at half levels", "p_nh%diag%rho_ic", "")                                           \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w at cells", "p_nh%diag%w_concorr_c", "")                      \
+  FIELD(current_exner, wp, Cell, None, Full, Required, "1", "Exner pressure now",                  \
+        "p_nh%prog(nnow)%exner", "")                                                                \
+  FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now",                      \
+        "p_nh%prog(nnow)%rho", "")                                                                  \
+  FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now",                       \
+        "p_nh%prog(nnow)%theta_v", "")                                                              \
+  FIELD(current_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind now",                   \
+        "p_nh%prog(nnow)%w", "")                                                                    \
+  FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
+        "theta_v at half levels", "p_nh%diag%theta_v_ic", "")                                       \
+  FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
+        "Exner pressure minus reference", "p_nh%diag%exner_pr", "")                                 \
+  FIELD(exner_tendency_due_to_slow_physics, vp, Cell, None, Full, Required, "s-1",                 \
+        "slow-physics tendency of exner", "p_nh%diag%ddt_exner_phy", "")                            \
+  FIELD(rho_iau_increment, vp, Cell, None, Full, Required, "kg m-3",                               \
+        "IAU increment of rho (read when IAU is active)", "p_nh%diag%rho_incr", "")                 \
+  FIELD(exner_iau_increment, vp, Cell, None, Full, Required, "1",                                  \
+        "IAU increment of exner (read when IAU is active)", "p_nh%diag%exner_incr", "")
 // clang-format on
 
 template <class MemorySpace>
@@ -180,6 +308,37 @@ struct DivergenceDampingArguments {
   bool apply_4th_order_divergence_damping = false;
   bool is_iau_active = false;
   double iau_wgt_dyn = 0;
+};
+
+/// One call of vertically_implicit_solver_at_predictor_step: its fields and scalar arguments.
+template <class MemorySpace>
+struct SolverPredictorArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_SOLVER_PREDICTOR_FIELDS)
+  /// (nlev): z_raylfac, the Klemp Rayleigh damping factor of each level.
+  Kokkos::View<wp*, FieldLayout, MemorySpace> rayleigh_damping_factor;
+  double iau_wgt_dyn = 0;
+  double dtime = 0;
+  bool is_iau_active = false;
+  bool at_first_substep = false;
+};
+
+/// One call of vertically_implicit_solver_at_corrector_step: its fields and scalar arguments.
+template <class MemorySpace>
+struct SolverCorrectorArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_SOLVER_CORRECTOR_FIELDS)
+  /// (nlev): z_raylfac.
+  Kokkos::View<wp*, FieldLayout, MemorySpace> rayleigh_damping_factor;
+  /// Accumulate the vertical mass and volume fluxes for tracer advection.
+  bool lprep_adv = false;
+  /// 1 / ndyn_substeps_var.
+  double r_nsubsteps = 0;
+  /// The number of dynamics substeps of this physics step.
+  double ndyn_substeps_var = 0;
+  double iau_wgt_dyn = 0;
+  double dtime = 0;
+  bool is_iau_active = false;
+  bool at_first_substep = false;
+  bool at_last_substep = false;
 };
 
 }  // namespace icondiff
