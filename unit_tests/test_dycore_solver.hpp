@@ -13,6 +13,7 @@
 #include "support/simple_grid.hpp"
 #include "support/test_grids.hpp"
 
+#include <icondiff/core/physical_constants.hpp>
 #include <icondiff/dycore/dycore.hpp>
 #include <icondiff/grid/device_grid.hpp>
 
@@ -331,6 +332,179 @@ TEST(TEST_CATEGORY, DycoreSolverAtCorrectorStepMatchesReference) {
                       solver.horizontal);
       }
   }
+}
+
+// ---- Physical checks ----------------------------------------------------------------------------
+
+/// A resting, isothermal, hydrostatically balanced atmosphere (T = 250 K, levels 500 m apart,
+/// exner = exp(-g z / (cpd T)), the reference state equal to the state, no fluxes, no buoyancy,
+/// no tendencies) stays at rest through both steps: w stays 0 and rho, exner, theta_v keep their
+/// values to round-off.
+TEST(TEST_CATEGORY, DycoreSolverKeepsAnAtmosphereAtRest) {
+  const Grid grid = test::make_simple_torus_grid();
+  const DeviceGrid<M> device(grid);
+  const int nlev = 20;
+  const double temperature = 250.0, dz = 500.0, top = nlev * dz;
+  const auto exner_at = [&](double z) {
+    return std::exp(-physics::grav * z / (physics::cpd * temperature));
+  };
+  const auto full_height = [&](int k) { return top - (k + 0.5) * dz; };
+  const auto half_height = [&](int k) { return top - k * dz; };
+  const auto rho_at = [&](double z) {
+    const double p = 1.0e5 * std::pow(exner_at(z), physics::cpd / physics::rd);
+    return p / (physics::rd * temperature);
+  };
+  test::RandomSource rng(11);
+  HostArrays statics;
+  DycoreInputs<M> in = test::random_dycore_inputs(device, nlev, rng, statics);
+  const test::FieldFiller balanced = [&](const FieldSpec& spec, index_t, int, int k) -> double {
+    const std::string name = spec.name;
+    if (name == "inv_ddqz_z_full") return 1.0 / dz;
+    if (name == "ddqz_z_half") return dz;
+    if (name == "reference_exner_at_cells_on_model_levels") return exner_at(full_height(k));
+    return test::dycore_value(name, rng);
+  };
+  test::fill_state(in.metric, balanced, statics);
+  const test::FieldFiller at_rest = [&](const FieldSpec& spec, index_t, int, int k) -> double {
+    const std::string name = spec.name;
+    if (name == "current_exner") return exner_at(full_height(k));
+    if (name == "current_rho") return rho_at(full_height(k));
+    if (name == "current_theta_v") return temperature / exner_at(full_height(k));
+    if (name == "rho_at_cells_on_half_levels") return rho_at(half_height(k));
+    if (name == "theta_v_at_cells_on_half_levels") return temperature / exner_at(half_height(k));
+    if (name == "next_rho" || name == "next_exner" || name == "next_theta_v") return test::poison;
+    if (name == "exner_dynamical_increment" || name == "dwdz_at_cells_on_model_levels")
+      return rng.uniform();
+    return 0.0;  // w, fluxes, contravariant corrections, tendencies, buoyancy, increments
+  };
+  for (const bool corrector : {false, true}) {
+    SCOPED_TRACE(corrector ? "corrector" : "predictor");
+    Dycore<Space> dycore(DycoreConfig{}, in);
+    HostArrays call_host;
+    HostField<double> w, rho, exner, theta_v;
+    if (!corrector) {
+      auto call = test::random_state<SolverPredictorArguments, M>(in.sizes(), at_rest, call_host,
+                                                                  "icondiff::test::");
+      call.rayleigh_damping_factor = test::random_profile<M>(
+          "rayleigh_damping_factor", nlev, [&](int) { return 0.9; }, call_host);
+      call.dtime = 10.0;
+      call.at_first_substep = true;
+      dycore.vertically_implicit_solver_at_predictor_step(call);
+      compat::fence(Space(), "test");
+      w = test::to_host(call.next_w), rho = test::to_host(call.next_rho);
+      exner = test::to_host(call.next_exner), theta_v = test::to_host(call.next_theta_v);
+    } else {
+      auto call = test::random_state<SolverCorrectorArguments, M>(in.sizes(), at_rest, call_host,
+                                                                  "icondiff::test::");
+      call.rayleigh_damping_factor = test::random_profile<M>(
+          "rayleigh_damping_factor", nlev, [&](int) { return 0.9; }, call_host);
+      call.dtime = 10.0;
+      call.lprep_adv = true;
+      call.r_nsubsteps = 0.2;
+      call.ndyn_substeps_var = 5;
+      dycore.vertically_implicit_solver_at_corrector_step(call);
+      compat::fence(Space(), "test");
+      w = test::to_host(call.next_w), rho = test::to_host(call.next_rho);
+      exner = test::to_host(call.next_exner), theta_v = test::to_host(call.next_theta_v);
+    }
+    const double eps = sizeof(vp) == sizeof(float) ? 1e-6 : 1e-14;
+    const IndexRange cells = dycore.solver_domain().horizontal;
+    for (index_t c = cells.start; c < cells.end; ++c) {
+      for (int k = 0; k <= nlev; ++k) ASSERT_EQ(w(c, k), 0.0) << "cell " << c << " level " << k;
+      for (int k = 0; k < nlev; ++k) {
+        const double z = full_height(k);
+        EXPECT_NEAR(rho(c, k), rho_at(z), eps * rho_at(z)) << "cell " << c << " level " << k;
+        EXPECT_NEAR(exner(c, k), exner_at(z), eps) << "cell " << c << " level " << k;
+        EXPECT_NEAR(theta_v(c, k), temperature / exner_at(z), eps * 400)
+            << "cell " << c << " level " << k;
+      }
+    }
+  }
+}
+
+/// The w the predictor returns solves ICON's tridiagonal system (the matrix of the forward
+/// sweep's docstring, rebuilt here from the coefficients' definitions) to round-off, for random
+/// coefficients: rows k = 1..nlev-1 of a_k w_{k-1} + b_k w_k + c_k w_{k+1} = d_k with w_0 = 0 and
+/// c_{nlev-1} = 0. Fluxes and contravariant corrections are 0 and Rayleigh damping is off, so the
+/// right-hand side has a short closed form.
+TEST(TEST_CATEGORY, DycoreSolverResidualIsAtRoundOff) {
+  const Grid grid = test::make_simple_torus_grid();
+  const DeviceGrid<M> device(grid);
+  const int nlev = 30;
+  test::RandomSource rng(23);
+  HostArrays statics, a;
+  const DycoreInputs<M> in = test::random_dycore_inputs(device, nlev, rng, statics);
+  DycoreConfig config;
+  config.rayleigh_type = RayleighType::Classic;
+  Dycore<Space> dycore(config, in);
+  const test::FieldFiller fill = [&](const FieldSpec& spec, index_t, int, int) -> double {
+    const std::string name = spec.name;
+    if (name == "mass_flux_at_edges_on_model_levels" ||
+        name == "theta_v_flux_at_edges_on_model_levels" ||
+        name == "contravariant_correction_at_cells_on_half_levels" ||
+        name == "contravariant_correction_at_edges_on_model_levels" ||
+        name == "exner_tendency_due_to_slow_physics")
+      return 0.0;
+    return test::dycore_value(name, rng);
+  };
+  auto call =
+      test::random_state<SolverPredictorArguments, M>(in.sizes(), fill, a, "icondiff::test::");
+  call.rayleigh_damping_factor = test::random_profile<M>(
+      "rayleigh_damping_factor", nlev, [&](int) { return 1.0; }, a);
+  call.dtime = 12.0;
+  dycore.vertically_implicit_solver_at_predictor_step(call);
+  compat::fence(Space(), "test");
+  const HostField<double> w = test::to_host(call.next_w);
+
+  const HostField<double> exner = a.at("current_exner").field(), rho = a.at("current_rho").field(),
+                          theta = a.at("current_theta_v").field(),
+                          rho_ic = a.at("rho_at_cells_on_half_levels").field(),
+                          theta_ic = a.at("theta_v_at_cells_on_half_levels").field(),
+                          w_now = a.at("current_w").field(),
+                          exner_pr = a.at("perturbed_exner_at_cells_on_model_levels").field(),
+                          adv = a.at("predictor_vertical_wind_advective_tendency").field(),
+                          buoy = a.at("nonhydro_buoy_at_cells_on_half_levels").field(),
+                          inv_dz = statics.at("inv_ddqz_z_full").field(),
+                          dz_half = statics.at("ddqz_z_half").field();
+  const std::vector<double> explicit_weight =
+                                statics.at("exner_w_explicit_weight_parameter").vector(),
+                            implicit_weight =
+                                statics.at("exner_w_implicit_weight_parameter").vector();
+  const double dt = call.dtime;
+  double worst = 0;
+  for (index_t c = 0; c < grid.num_cells; ++c) {
+    const auto beta = [&](int k) {
+      return dt * physics::rd * exner(c, k) / (physics::cvd * rho(c, k) * theta(c, k)) *
+             inv_dz(c, k);
+    };
+    const auto alpha = [&](int k) {
+      return k < nlev ? implicit_weight[c] * theta_ic(c, k) * rho_ic(c, k) : 0.0;
+    };
+    const auto flux = [&](int k) {
+      return k >= 1 && k < nlev ? rho_ic(c, k) * explicit_weight[c] * w_now(c, k) : 0.0;
+    };
+    const auto exner_explicit = [&](int k) {
+      return exner_pr(c, k) -
+             beta(k) * (theta_ic(c, k) * flux(k) - theta_ic(c, k + 1) * flux(k + 1));
+    };
+    for (int k = 1; k < nlev; ++k) {
+      const double gamma = dt * physics::cpd * implicit_weight[c] * theta_ic(c, k) / dz_half(c, k);
+      const double lower = -gamma * beta(k - 1) * alpha(k - 1);
+      const double upper = -gamma * beta(k) * alpha(k + 1);
+      const double diagonal = 1.0 + gamma * alpha(k) * (beta(k - 1) + beta(k));
+      const double rhs = w_now(c, k) + dt * (adv(c, k) - physics::cpd * buoy(c, k)) -
+                         gamma * (exner_explicit(k - 1) - exner_explicit(k));
+      const double w_below = k + 1 < nlev ? w(c, k + 1) : 0.0;  // c_{nlev-1} = 0
+      const double residual = lower * w(c, k - 1) + diagonal * w(c, k) + upper * w_below - rhs;
+      const double scale = std::fabs(lower * w(c, k - 1)) + std::fabs(diagonal * w(c, k)) +
+                           std::fabs(upper * w_below) + std::fabs(rhs);
+      worst = std::max(worst, std::fabs(residual) / scale);
+    }
+    EXPECT_EQ(w(c, 0), 0.0) << "w at the model top, cell " << c;
+  }
+  // vp coefficients carry float rounding in a mixed build.
+  EXPECT_LT(worst, sizeof(vp) == sizeof(float) ? 1e-5 : 1e-14);
+  std::printf("largest relative residual of the tridiagonal system: %.3g\n", worst);
 }
 
 }  // namespace dycore_solver_test
