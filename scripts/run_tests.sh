@@ -22,6 +22,8 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
   cmake --build "$mixed" -j "$jobs" --target test_diffusion_stencils_SERIAL \
     test_diffusion_stencils_OPENMP test_diffusion_granule_SERIAL test_diffusion_granule_OPENMP \
     test_diffusion_physics_SERIAL test_diffusion_physics_OPENMP \
-    test_diffusion_reference test_diffusion_savepoint icondiff_cli
-  ctest --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|cli_run'
+    test_diffusion_reference test_diffusion_savepoint icondiff_cli \
+    test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
+    test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference
+  ctest --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|dycore|cli_run'
 fi

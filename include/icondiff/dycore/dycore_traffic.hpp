@@ -1,0 +1,30 @@
+// The byte model of the dycore programs (docs/performance.md "Dycore programs"): the bytes each
+// program must move between memory and the processor at least — every 3-D field it reads or
+// writes counted once over the levels where the program touches it, plus its per-point
+// coefficients and connectivity read once per call. Effective bandwidth = bytes / measured time.
+#pragma once
+
+#include <icondiff/dycore/dycore.hpp>
+
+#include <map>
+#include <string>
+
+namespace icondiff {
+
+/// The flags of one call that change what a program reads or writes.
+struct DycoreCallFlags {
+  bool is_iau_active = false;
+  bool at_first_substep = false;
+  bool at_last_substep = false;
+  bool lprep_adv = false;
+  bool apply_2nd_order_divergence_damping = true;
+  bool apply_4th_order_divergence_damping = true;
+};
+
+/// Minimum bytes of one call of every program of `dycore`, keyed by its kernel label
+/// (dycore_labels; the predictor's interpolation of the contravariant correction separately).
+template <class ExecSpace>
+std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dycore,
+                                                   const DycoreCallFlags& flags);
+
+}  // namespace icondiff

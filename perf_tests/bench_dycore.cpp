@@ -1,0 +1,161 @@
+// The dycore programs, each on its own, in one run: time per call (one fence per call),
+// effective bandwidth by the byte model (dycore/dycore_traffic.hpp, docs/performance.md
+// "Dycore programs") and its ratio to the STREAM triad of this run.
+//
+// Environment: ICONDIFF_BENCH_GRID (a grid source, default generate:R2B5), ICONDIFF_BENCH_NLEV
+// (default 65). Inputs are seeded random fields with atmospheric signs and scales
+// (unit_tests/support/random_dycore.hpp): the programs' cost does not depend on the values, only
+// on the grid, the levels and the regimes (nflatlev = nlev/4, nflat_gradp = nlev/2, damping layer
+// nlev/3, kstart_moist nlev/2). Flags: ICON's operational corrector (2nd and 4th order divergence
+// damping, tracer fluxes, no IAU), predictor on a first substep.
+#include "support/random_dycore.hpp"
+
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/dycore_traffic.hpp>
+#include <icondiff/io/grid_source.hpp>
+#include <icondiff/profiling/stream_bandwidth.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using M = Space::memory_space;
+using icondiff::test::HostArrays;
+
+struct Setup {
+  icondiff::Grid grid;
+  icondiff::DycoreInputs<M> inputs;
+  std::unique_ptr<icondiff::Dycore<Space>> dycore;
+  icondiff::RhoThetaPgradArguments<M> rho_theta;
+  icondiff::DivergenceDampingArguments<M> divdamp;
+  icondiff::SolverPredictorArguments<M> predictor;
+  icondiff::SolverCorrectorArguments<M> corrector;
+  icondiff::DycoreCallFlags flags;
+};
+
+std::unique_ptr<Setup>& setup_storage() {
+  static std::unique_ptr<Setup> setup;
+  return setup;
+}
+
+Setup& setup() {
+  auto& s = setup_storage();
+  if (s) return *s;
+  s = std::make_unique<Setup>();
+  const char* grid_env = std::getenv("ICONDIFF_BENCH_GRID");
+  const char* nlev_env = std::getenv("ICONDIFF_BENCH_NLEV");
+  const std::string source = grid_env ? grid_env : "generate:R2B5";
+  const int nlev = nlev_env ? std::atoi(nlev_env) : 65;
+  s->grid = icondiff::load_grid_source(source);
+  icondiff::test::RandomSource rng(2026);
+  HostArrays host;  // the benchmark keeps no host copies
+  s->inputs =
+      icondiff::test::random_dycore_inputs(icondiff::DeviceGrid<M>(s->grid), nlev, rng, host);
+  host.clear();
+  s->dycore = std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s->inputs);
+  const auto sizes = s->inputs.sizes();
+  const auto fill = icondiff::test::dycore_call_filler(rng, {});
+  using icondiff::test::random_profile;
+  const auto profile = [&](const char* name) {
+    auto p = random_profile<M>(
+        name, nlev, [&](int) { return icondiff::test::dycore_value(name, rng); }, host);
+    host.clear();
+    return p;
+  };
+  s->rho_theta = icondiff::test::random_state<icondiff::RhoThetaPgradArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->rho_theta.dtime = 10.0;
+  s->divdamp = icondiff::test::random_state<icondiff::DivergenceDampingArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->divdamp.interpolated_fourth_order_divdamp_factor = profile("fourth_order_divdamp_factor");
+  s->divdamp.dtime = 10.0;
+  s->divdamp.second_order_divdamp_factor = 0.004;
+  s->divdamp.second_order_divdamp_scaling_coeff = 0.5;
+  s->divdamp.apply_2nd_order_divergence_damping = true;
+  s->divdamp.apply_4th_order_divergence_damping = true;
+  s->predictor = icondiff::test::random_state<icondiff::SolverPredictorArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->predictor.rayleigh_damping_factor = profile("rayleigh_damping_factor");
+  s->predictor.dtime = 10.0;
+  s->predictor.at_first_substep = true;
+  s->corrector = icondiff::test::random_state<icondiff::SolverCorrectorArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->corrector.rayleigh_damping_factor = profile("rayleigh_damping_factor");
+  s->corrector.dtime = 10.0;
+  s->corrector.lprep_adv = true;
+  s->corrector.r_nsubsteps = 0.2;
+  s->corrector.ndyn_substeps_var = 5;
+  s->flags.at_first_substep = true;  // the predictor's exner increment
+  s->flags.lprep_adv = true;
+  std::printf("grid %s: %d cells, %d edges, %d levels\n", source.c_str(), s->grid.num_cells,
+              s->grid.num_edges, nlev);
+  // Views must go before Kokkos::finalize.
+  Kokkos::push_finalize_hook([] { setup_storage().reset(); });
+  return *s;
+}
+
+template <class Call>
+void bench_program(benchmark::State& state, const std::string& label, const Call& call,
+                   double bytes) {
+  call();  // warm-up
+  Space().fence();
+  for (auto _ : state) {
+    call();
+    Space().fence();
+  }
+  state.counters["model_GBs"] =
+      benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["stream_GBs"] = icondiff::reference_bandwidth_gbs();
+  state.SetLabel(label);
+}
+
+void bench_rho_theta_pgrad(benchmark::State& state) {
+  Setup& s = setup();
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state, "compute_rho_theta_pgrad_and_update_vn",
+      [&] { s.dycore->compute_rho_theta_pgrad_and_update_vn(s.rho_theta); },
+      bytes.at(icondiff::dycore_labels::rho_theta_pgrad));
+}
+void bench_divergence_damping(benchmark::State& state) {
+  Setup& s = setup();
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state, "apply_divergence_damping_and_update_vn",
+      [&] { s.dycore->apply_divergence_damping_and_update_vn(s.divdamp); },
+      bytes.at(icondiff::dycore_labels::divergence_damping));
+}
+void bench_solver_predictor(benchmark::State& state) {
+  Setup& s = setup();
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state, "vertically_implicit_solver_at_predictor_step",
+      [&] { s.dycore->vertically_implicit_solver_at_predictor_step(s.predictor); },
+      bytes.at(icondiff::dycore_labels::solver_predictor) +
+          bytes.at(icondiff::dycore_labels::contravariant_correction));
+}
+void bench_solver_corrector(benchmark::State& state) {
+  Setup& s = setup();
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state, "vertically_implicit_solver_at_corrector_step",
+      [&] { s.dycore->vertically_implicit_solver_at_corrector_step(s.corrector); },
+      bytes.at(icondiff::dycore_labels::solver_corrector));
+}
+
+BENCHMARK(bench_rho_theta_pgrad)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_divergence_damping)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_solver_predictor)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_solver_corrector)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace

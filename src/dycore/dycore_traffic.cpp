@@ -1,0 +1,70 @@
+#include <icondiff/core/execution_spaces.hpp>
+#include <icondiff/dycore/dycore_traffic.hpp>
+
+namespace icondiff {
+
+template <class ExecSpace>
+std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dycore,
+                                                   const DycoreCallFlags& flags) {
+  namespace L = dycore_labels;
+  const auto& in = dycore.inputs();
+  const double W = sizeof(wp), V = sizeof(vp), I = sizeof(index_t), O = sizeof(int);
+  const double K = in.nlev, KH = in.nlev + 1;
+  const double C = in.grid.num_cells;
+  // Levels of the pressure gradient's three regimes.
+  const double flat = in.nflatlev, between = in.nflat_gradp + 1 - in.nflatlev,
+               below = in.nlev - (in.nflat_gradp + 1);
+  std::map<std::string, double> b;
+
+  // compute_rho_theta_pgrad_and_update_vn over its edges: current_vn, the four outputs, vt, the
+  // reference rho/theta, two tendencies and pg_exdist on every level; ddxn_z_full between
+  // nflatlev and nflat_gradp; the level offsets and distances below; the five cell fields of
+  // the upwind values and the pressure gradient (ddz from nflatlev, d2dz2 below nflat_gradp) on
+  // the cells; 16 E2C coefficients, 2 edge scalars and the E2C/C2E2CO tables.
+  const double e3 = dycore.rho_theta_pgrad_domain().horizontal.size();
+  b[L::rho_theta_pgrad] = e3 * K * (4 * W + 7 * V + (flags.is_iau_active ? V : 0.0)) +
+                          e3 * between * V + e3 * below * 2 * (O + V) +
+                          C * (K * 3 + (K - flat) + below) * V + e3 * (16 * W + 2 * W + 2 * I) +
+                          C * (8 * W + 4 * I);
+
+  // apply_divergence_damping_and_update_vn: next_vn written; current_vn, theta_v at edges and
+  // five vp edge fields read; dw/dz on the cells; 8 edge coefficients and E2C/E2C2EO tables.
+  const double e4 = dycore.divergence_damping_domain().horizontal.size();
+  const bool divdamp =
+      flags.apply_2nd_order_divergence_damping || flags.apply_4th_order_divergence_damping;
+  b[L::divergence_damping] = e4 * K * (3 * W + 5 * V + (flags.is_iau_active ? V : 0.0)) +
+                             (divdamp ? C * K * V : 0.0) + e4 * (8 * W + 7 * I) + 2 * K * W;
+
+  // The solver (both steps) on its cells. Read on full levels: rho, theta_v, exner, exner_pr
+  // (wp); the buoyancy, the exner tendency, inv_ddqz_z_full, exner_ref (vp); on half levels: w,
+  // rho_ic, theta_v_ic (wp); the contravariant correction, the predictor's advective tendency,
+  // ddqz_z_half (vp). Written: w (half levels), rho, exner, theta_v. The two edge fluxes over
+  // all edges; two cell weights, three geofac_div and the C2E table per cell.
+  const double ns = dycore.solver_domain().horizontal.size();
+  const double E = in.grid.num_edges;
+  const double solver_common = ns * K * (4 * W + 4 * V) + ns * KH * (3 * W + 3 * V) +
+                               ns * (KH * W + 3 * K * W) + E * K * 2 * W + ns * (5 * W + 3 * I) +
+                               (flags.is_iau_active ? ns * K * 2 * V : 0.0);
+  const double moist = in.nlev - in.kstart_moist;
+  const bool dwdz = static_cast<int>(dycore.config().divdamp_type) >= 3;
+  b[L::solver_predictor] =
+      solver_common + (dwdz ? ns * K * V : 0.0) + (flags.at_first_substep ? ns * moist * V : 0.0);
+  b[L::solver_corrector] = solver_common + ns * KH * V /* the corrector's tendency */ +
+                           (flags.lprep_adv ? ns * K * 2 * 2 * W : 0.0) +
+                           (flags.at_last_substep ? ns * moist * 2 * V : 0.0);
+  // The predictor's interpolation to half levels: the edge field from level nflatlev on, the
+  // cell field written from nflatlev + 1, wgtfac_c/wgtfacq_c, e_bln_c_s and C2E.
+  const ProgramDomain interp = dycore.contravariant_correction_domain();
+  const double ni = interp.horizontal.size();
+  const double levels = interp.vertical_end - interp.vertical_start;
+  b[L::contravariant_correction] =
+      E * (K - in.nflatlev) * V + ni * levels * 2 * V + ni * 3 * V + ni * (3 * W + 3 * I);
+  return b;
+}
+
+#define ICONDIFF_INSTANTIATE_DYCORE_TRAFFIC(SPACE)                                         \
+  template std::map<std::string, double> dycore_program_bytes(const Dycore<SPACE>& dycore, \
+                                                              const DycoreCallFlags& flags);
+ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_DYCORE_TRAFFIC)
+
+}  // namespace icondiff
