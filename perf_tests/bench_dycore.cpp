@@ -135,27 +135,52 @@ void bench_divergence_damping(benchmark::State& state) {
       [&] { s.dycore->apply_divergence_damping_and_update_vn(s.divdamp); },
       bytes.at(icondiff::dycore_labels::divergence_damping));
 }
-void bench_solver_predictor(benchmark::State& state) {
+/// The solver with its columns in blocks (the CPU default) or one thread per column.
+icondiff::Dycore<Space>& solver_dycore(Setup& s, bool blocked) {
+  static std::unique_ptr<icondiff::Dycore<Space>> other;
+  if (blocked == icondiff::DycoreOptions<Space>{}.column_blocks) return *s.dycore;
+  if (!other) {
+    icondiff::DycoreOptions<Space> options;
+    options.column_blocks = blocked;
+    other = std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s.inputs, options);
+    Kokkos::push_finalize_hook([] { other.reset(); });
+  }
+  return *other;
+}
+
+void bench_solver_predictor(benchmark::State& state, bool blocked) {
   Setup& s = setup();
+  auto& dycore = solver_dycore(s, blocked);
   const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
   bench_program(
       state, "vertically_implicit_solver_at_predictor_step",
-      [&] { s.dycore->vertically_implicit_solver_at_predictor_step(s.predictor); },
+      [&] { dycore.vertically_implicit_solver_at_predictor_step(s.predictor); },
       bytes.at(icondiff::dycore_labels::solver_predictor) +
           bytes.at(icondiff::dycore_labels::contravariant_correction));
 }
-void bench_solver_corrector(benchmark::State& state) {
+void bench_solver_corrector(benchmark::State& state, bool blocked) {
   Setup& s = setup();
+  auto& dycore = solver_dycore(s, blocked);
   const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
   bench_program(
       state, "vertically_implicit_solver_at_corrector_step",
-      [&] { s.dycore->vertically_implicit_solver_at_corrector_step(s.corrector); },
+      [&] { dycore.vertically_implicit_solver_at_corrector_step(s.corrector); },
       bytes.at(icondiff::dycore_labels::solver_corrector));
 }
 
 BENCHMARK(bench_rho_theta_pgrad)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(bench_divergence_damping)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_solver_predictor)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_solver_corrector)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_solver_predictor, column_blocks, true)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_solver_predictor, one_column_per_thread, false)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_solver_corrector, column_blocks, true)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_solver_corrector, one_column_per_thread, false)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

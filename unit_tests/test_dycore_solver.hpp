@@ -160,7 +160,10 @@ TEST(TEST_CATEGORY, DycoreSolverAtPredictorStepMatchesReference) {
         DycoreConfig config;
         config.divdamp_type = c.divdamp_type;
         config.rayleigh_type = c.rayleigh;
-        Dycore<Space> dycore(config, in);
+        // Both column drivers: the space's default on the full domain, the other on sub-domains.
+        DycoreOptions<Space> options;
+        if (subdomain) options.column_blocks = !options.column_blocks;
+        Dycore<Space> dycore(config, in, options);
         HostArrays call_host;
         auto call = test::random_state<SolverPredictorArguments, M>(
             in.sizes(), test::dycore_call_filler(rng, solver_outputs), call_host,
@@ -261,7 +264,10 @@ TEST(TEST_CATEGORY, DycoreSolverAtCorrectorStepMatchesReference) {
         DycoreConfig config;
         config.rayleigh_type = c.rayleigh;
         config.veladv_offctr = rng.uniform(0, 0.5);
-        Dycore<Space> dycore(config, in);
+        // Both column drivers: the space's default on the full domain, the other on sub-domains.
+        DycoreOptions<Space> options;
+        if (subdomain) options.column_blocks = !options.column_blocks;
+        Dycore<Space> dycore(config, in, options);
         HostArrays call_host;
         auto call = test::random_state<SolverCorrectorArguments, M>(
             in.sizes(), test::dycore_call_filler(rng, solver_outputs), call_host,

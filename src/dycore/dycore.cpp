@@ -349,7 +349,8 @@ void Dycore<ExecSpace>::vertically_implicit_solver_at_predictor_step(
   runner_.bind(space);
   runner_.points_levels(dycore_labels::contravariant_correction, interpolation.horizontal,
                         interpolation.vertical_start, interpolation.vertical_end, interpolate);
-  runner_.columns(dycore_labels::solver_predictor, solver.horizontal, body);
+  runner_.column_blocks(dycore_labels::solver_predictor, solver.horizontal, body,
+                        options_.column_blocks);
 }
 
 template <class ExecSpace>
@@ -381,7 +382,8 @@ void Dycore<ExecSpace>::vertically_implicit_solver_at_corrector_step(
   body.advection_implicit_weight_parameter = config_.advection_implicit_weight_parameter();
 
   runner_.bind(space);
-  runner_.columns(dycore_labels::solver_corrector, solver.horizontal, body);
+  runner_.column_blocks(dycore_labels::solver_corrector, solver.horizontal, body,
+                        options_.column_blocks);
 }
 
 #define ICONDIFF_INSTANTIATE_DYCORE(SPACE) template class Dycore<SPACE>;

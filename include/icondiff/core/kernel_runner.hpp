@@ -80,6 +80,32 @@ class KernelRunner {
     });
   }
 
+  /// The same columns in blocks of Body::block_size consecutive points, each block by
+  /// body.columns(begin, end), which walks the levels with the block's points innermost: on CPUs
+  /// every level's loads are then unit-stride streams (ICON's nproma loops) instead of one
+  /// stride-nproma access per level. Falls back to columns() where `blocked` is false (GPUs:
+  /// one thread per column already coalesces).
+  template <class Body>
+  void column_blocks(const std::string& label, IndexRange points, const Body& body, bool blocked) {
+    if (!blocked) {
+      columns(label, points, body);
+      return;
+    }
+    compat::ScopedRegion region(region_name(label));
+    if (points.empty()) return;
+    constexpr index_t block = Body::block_size;
+    const index_t blocks = (points.size() + block - 1) / block;
+    const index_t first = points.start, last = points.end;
+    timed(label, [&] {
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
+          KOKKOS_LAMBDA(const index_t b) {
+            const index_t begin = first + b * block;
+            body.columns(begin, begin + block < last ? begin + block : last);
+          });
+    });
+  }
+
   /// The profiling region of the launches labelled `label`: the label without its namespace
   /// ("icondiff::diffusion::apply_diffusion_to_vn" -> "apply_diffusion_to_vn"), the step's name in
   /// ICON4Py and in the built-in timer table. It must differ from the kernel's label: tools that

@@ -50,6 +50,10 @@ struct DycoreOptions {
   LoopSchedule schedule = default_loop_schedule<ExecSpace>();
   /// The instance the programs enqueue on unless a call is given one.
   ExecSpace space = ExecSpace();
+  /// The solver's columns in blocks with the points innermost (the CPU default) or one thread
+  /// per column (the GPU default; KernelRunner::column_blocks).
+  bool column_blocks =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 };
 
 template <class ExecSpace>
