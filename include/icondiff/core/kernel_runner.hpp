@@ -93,16 +93,11 @@ class KernelRunner {
     }
     compat::ScopedRegion region(region_name(label));
     if (points.empty()) return;
-    constexpr index_t block = Body::block_size;
-    const index_t blocks = (points.size() + block - 1) / block;
-    const index_t first = points.start, last = points.end;
+    const index_t blocks = (points.size() + Body::block_size - 1) / Body::block_size;
     timed(label, [&] {
       Kokkos::parallel_for(
           label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
-          KOKKOS_LAMBDA(const index_t b) {
-            const index_t begin = first + b * block;
-            body.columns(begin, begin + block < last ? begin + block : last);
-          });
+          ColumnBlock<Body>{body, points.start, points.end});
     });
   }
 
@@ -144,6 +139,18 @@ class KernelRunner {
   }
 
  private:
+  /// Block b of column_blocks(): columns [first + b * block_size, ...) up to `last`.
+  template <class Body>
+  struct ColumnBlock {
+    Body body;
+    index_t first, last;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_t b) const {
+      const index_t begin = first + b * Body::block_size;
+      const index_t end = begin + Body::block_size;
+      body.columns(begin, end < last ? end : last);
+    }
+  };
+
   ExecSpace space_;
   LoopSchedule schedule_;
   KernelTimers* timers_ = nullptr;
