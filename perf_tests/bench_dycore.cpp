@@ -104,9 +104,11 @@ Setup& setup() {
   return *s;
 }
 
+/// `points` x levels of the program's domain: bytes_per_point_level is the byte model per
+/// (edge or cell, level) the program computes.
 template <class Call>
 void bench_program(benchmark::State& state, const std::string& label, const Call& call,
-                   double bytes) {
+                   double bytes, double point_levels) {
   call();  // warm-up
   Space().fence();
   for (auto _ : state) {
@@ -116,7 +118,12 @@ void bench_program(benchmark::State& state, const std::string& label, const Call
   state.counters["model_GBs"] =
       benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["stream_GBs"] = icondiff::reference_bandwidth_gbs();
+  state.counters["bytes_per_point_level"] = bytes / point_levels;
   state.SetLabel(label);
+}
+
+double point_levels(const icondiff::ProgramDomain& d) {
+  return static_cast<double>(d.horizontal.size()) * (d.vertical_end - d.vertical_start);
 }
 
 void bench_rho_theta_pgrad(benchmark::State& state) {
@@ -125,7 +132,8 @@ void bench_rho_theta_pgrad(benchmark::State& state) {
   bench_program(
       state, "compute_rho_theta_pgrad_and_update_vn",
       [&] { s.dycore->compute_rho_theta_pgrad_and_update_vn(s.rho_theta); },
-      bytes.at(icondiff::dycore_labels::rho_theta_pgrad));
+      bytes.at(icondiff::dycore_labels::rho_theta_pgrad),
+      point_levels(s.dycore->rho_theta_pgrad_domain()));
 }
 void bench_divergence_damping(benchmark::State& state) {
   Setup& s = setup();
@@ -133,7 +141,8 @@ void bench_divergence_damping(benchmark::State& state) {
   bench_program(
       state, "apply_divergence_damping_and_update_vn",
       [&] { s.dycore->apply_divergence_damping_and_update_vn(s.divdamp); },
-      bytes.at(icondiff::dycore_labels::divergence_damping));
+      bytes.at(icondiff::dycore_labels::divergence_damping),
+      point_levels(s.dycore->divergence_damping_domain()));
 }
 /// The solver with its columns in blocks (the CPU default) or one thread per column.
 icondiff::Dycore<Space>& solver_dycore(Setup& s, bool blocked) {
@@ -156,7 +165,8 @@ void bench_solver_predictor(benchmark::State& state, bool blocked) {
       state, "vertically_implicit_solver_at_predictor_step",
       [&] { dycore.vertically_implicit_solver_at_predictor_step(s.predictor); },
       bytes.at(icondiff::dycore_labels::solver_predictor) +
-          bytes.at(icondiff::dycore_labels::contravariant_correction));
+          bytes.at(icondiff::dycore_labels::contravariant_correction),
+      point_levels(s.dycore->solver_domain()));
 }
 void bench_solver_corrector(benchmark::State& state, bool blocked) {
   Setup& s = setup();
@@ -165,7 +175,7 @@ void bench_solver_corrector(benchmark::State& state, bool blocked) {
   bench_program(
       state, "vertically_implicit_solver_at_corrector_step",
       [&] { dycore.vertically_implicit_solver_at_corrector_step(s.corrector); },
-      bytes.at(icondiff::dycore_labels::solver_corrector));
+      bytes.at(icondiff::dycore_labels::solver_corrector), point_levels(s.dycore->solver_domain()));
 }
 
 BENCHMARK(bench_rho_theta_pgrad)->UseRealTime()->Unit(benchmark::kMillisecond);
