@@ -24,6 +24,21 @@
 
 namespace icondiff {
 
+namespace detail {
+/// Block b of KernelRunner::column_blocks(): columns [first + b * block_size, ...) up to `last`.
+/// At namespace scope, not nested in the runner: nvcc's launch stubs must name it.
+template <class Body>
+struct ColumnBlock {
+  Body body;
+  index_t first, last;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t b) const {
+    const index_t begin = first + b * Body::block_size;
+    const index_t end = begin + Body::block_size;
+    body.columns(begin, end < last ? end : last);
+  }
+};
+}  // namespace detail
+
 template <class ExecSpace>
 class KernelRunner {
  public:
@@ -97,7 +112,7 @@ class KernelRunner {
     timed(label, [&] {
       Kokkos::parallel_for(
           label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
-          ColumnBlock<Body>{body, points.start, points.end});
+          detail::ColumnBlock<Body>{body, points.start, points.end});
     });
   }
 
@@ -139,18 +154,6 @@ class KernelRunner {
   }
 
  private:
-  /// Block b of column_blocks(): columns [first + b * block_size, ...) up to `last`.
-  template <class Body>
-  struct ColumnBlock {
-    Body body;
-    index_t first, last;
-    KOKKOS_INLINE_FUNCTION void operator()(const index_t b) const {
-      const index_t begin = first + b * Body::block_size;
-      const index_t end = begin + Body::block_size;
-      body.columns(begin, end < last ? end : last);
-    }
-  };
-
   ExecSpace space_;
   LoopSchedule schedule_;
   KernelTimers* timers_ = nullptr;
