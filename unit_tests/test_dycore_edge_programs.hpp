@@ -49,7 +49,7 @@ struct GridCase {
 std::vector<GridCase> dycore_grids() {
   std::vector<GridCase> grids;
   grids.push_back({"torus", test::make_simple_torus_grid(), 12});
-  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 10});
+  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 8});
   return grids;
 }
 
@@ -230,8 +230,12 @@ TEST(TEST_CATEGORY, DycoreApplyDivergenceDampingAndUpdateVnMatchesReference) {
     HostArrays statics;
     const DycoreInputs<M> grid_inputs =
         test::random_dycore_inputs(device, g.nlev, static_rng, statics);
-    for (const auto& c : cases) {
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+      const DivDampCase& c = cases[n];
       for (const bool subdomain : {false, true}) {
+        // Sub-domains of every case on the torus, of every other case on the larger grids
+        // (the sanitizer gate runs these tests too).
+        if (subdomain && g.name != "torus" && n % 2 == 1) continue;
         const std::string name = g.name + " 2nd " + std::to_string(c.second_order) + " 4th " +
                                  std::to_string(c.fourth_order) + " iau " + std::to_string(c.iau) +
                                  " order " + std::to_string(int(c.order)) +

@@ -47,7 +47,7 @@ struct GridCase {
 std::vector<GridCase> solver_grids() {
   std::vector<GridCase> grids;
   grids.push_back({"torus", test::make_simple_torus_grid(), 12});
-  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 10});
+  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 8});
   return grids;
 }
 
@@ -149,8 +149,12 @@ TEST(TEST_CATEGORY, DycoreSolverAtPredictorStepMatchesReference) {
     test::RandomSource static_rng(seed_for("solver statics " + g.name));
     HostArrays statics;
     const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
-    for (const auto& c : cases)
+    for (std::size_t n = 0; n < cases.size(); ++n)
       for (const bool subdomain : {false, true}) {
+        // Sub-domains of every case on the torus, of every other case on the larger grids
+        // (the sanitizer gate runs these tests too).
+        if (subdomain && g.name != "torus" && n % 2 == 1) continue;
+        const auto& c = cases[n];
         const std::string name = g.name + " iau " + std::to_string(c.iau) + " first " +
                                  std::to_string(c.first_substep) + " divdamp_type " +
                                  std::to_string(int(c.divdamp_type)) + " rayleigh " +
@@ -252,8 +256,12 @@ TEST(TEST_CATEGORY, DycoreSolverAtCorrectorStepMatchesReference) {
     test::RandomSource static_rng(seed_for("solver statics " + g.name));
     HostArrays statics;
     const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
-    for (const auto& c : cases)
+    for (std::size_t n = 0; n < cases.size(); ++n)
       for (const bool subdomain : {false, true}) {
+        // Sub-domains of every case on the torus, of every other case on the larger grids
+        // (the sanitizer gate runs these tests too).
+        if (subdomain && g.name != "torus" && n % 2 == 1) continue;
+        const auto& c = cases[n];
         const std::string name = g.name + " lprep_adv " + std::to_string(c.lprep_adv) + " first " +
                                  std::to_string(c.first_substep) + " last " +
                                  std::to_string(c.last_substep) + " iau " + std::to_string(c.iau) +
