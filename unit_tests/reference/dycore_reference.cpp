@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -388,48 +389,49 @@ void compute_rho_theta_pgrad_and_update_vn(const Grid& grid,
   const int nk = levels_needed(a.vertical_start, a.vertical_end);
   check_table(fn, "E2C", grid.e2c, ne, 2);
   check_table(fn, "C2E2CO", grid.c2e2co, nc, 4);
-  for (const auto& [name, f] :
-       {std::pair<const char*, const Field*>{"rho_at_edges_on_model_levels",
-                                             &a.rho_at_edges_on_model_levels},
-        {"theta_v_at_edges_on_model_levels", &a.theta_v_at_edges_on_model_levels},
-        {"horizontal_pressure_gradient", &a.horizontal_pressure_gradient},
-        {"next_vn", &a.next_vn},
-        {"current_vn", &a.current_vn},
-        {"tangential_wind", &a.tangential_wind},
-        {"reference_rho_at_edges_on_model_levels", &a.reference_rho_at_edges_on_model_levels},
-        {"reference_theta_at_edges_on_model_levels", &a.reference_theta_at_edges_on_model_levels},
-        {"predictor_normal_wind_advective_tendency", &a.predictor_normal_wind_advective_tendency},
-        {"normal_wind_tendency_due_to_slow_physics_process",
-         &a.normal_wind_tendency_due_to_slow_physics_process},
-        {"normal_wind_iau_increment", &a.normal_wind_iau_increment},
-        {"grf_tend_vn", &a.grf_tend_vn},
-        {"ddxn_z_full", &a.ddxn_z_full},
-        {"pg_exdist", &a.pg_exdist}})
+  for (const auto& [name, f] : std::initializer_list<std::pair<const char*, const Field*>>{
+           {"rho_at_edges_on_model_levels", &a.rho_at_edges_on_model_levels},
+           {"theta_v_at_edges_on_model_levels", &a.theta_v_at_edges_on_model_levels},
+           {"horizontal_pressure_gradient", &a.horizontal_pressure_gradient},
+           {"next_vn", &a.next_vn},
+           {"current_vn", &a.current_vn},
+           {"tangential_wind", &a.tangential_wind},
+           {"reference_rho_at_edges_on_model_levels", &a.reference_rho_at_edges_on_model_levels},
+           {"reference_theta_at_edges_on_model_levels",
+            &a.reference_theta_at_edges_on_model_levels},
+           {"predictor_normal_wind_advective_tendency",
+            &a.predictor_normal_wind_advective_tendency},
+           {"normal_wind_tendency_due_to_slow_physics_process",
+            &a.normal_wind_tendency_due_to_slow_physics_process},
+           {"normal_wind_iau_increment", &a.normal_wind_iau_increment},
+           {"grf_tend_vn", &a.grf_tend_vn},
+           {"ddxn_z_full", &a.ddxn_z_full},
+           {"pg_exdist", &a.pg_exdist}})
     check_field(fn, name, *f, ne, nk);
-  for (const auto& [name, f] :
-       {std::pair<const char*, const Field*>{"perturbed_rho_at_cells_on_model_levels",
-                                             &a.perturbed_rho_at_cells_on_model_levels},
-        {"perturbed_theta_v_at_cells_on_model_levels",
-         &a.perturbed_theta_v_at_cells_on_model_levels},
-        {"temporal_extrapolation_of_perturbed_exner", &a.temporal_extrapolation_of_perturbed_exner},
-        {"ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
-         &a.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels},
-        {"d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
-         &a.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels}})
+  for (const auto& [name, f] : std::initializer_list<std::pair<const char*, const Field*>>{
+           {"perturbed_rho_at_cells_on_model_levels", &a.perturbed_rho_at_cells_on_model_levels},
+           {"perturbed_theta_v_at_cells_on_model_levels",
+            &a.perturbed_theta_v_at_cells_on_model_levels},
+           {"temporal_extrapolation_of_perturbed_exner",
+            &a.temporal_extrapolation_of_perturbed_exner},
+           {"ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+            &a.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels},
+           {"d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+            &a.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels}})
     check_field(fn, name, *f, nc, nk);
   check_vector(fn, "hydrostatic_correction_on_lowest_level",
                a.hydrostatic_correction_on_lowest_level, ne);
   check_vector(fn, "inv_dual_edge_length", a.inv_dual_edge_length, ne);
   check_table(fn, "geofac_grg_x", a.geofac_grg_x, nc, 4);
   check_table(fn, "geofac_grg_y", a.geofac_grg_y, nc, 4);
-  for (const auto& [name, t] :
-       {std::pair<const char*, const Table*>{"pos_on_tplane_e_x", &a.pos_on_tplane_e_x},
-        {"pos_on_tplane_e_y", &a.pos_on_tplane_e_y},
-        {"primal_normal_cell_x", &a.primal_normal_cell_x},
-        {"dual_normal_cell_x", &a.dual_normal_cell_x},
-        {"primal_normal_cell_y", &a.primal_normal_cell_y},
-        {"dual_normal_cell_y", &a.dual_normal_cell_y},
-        {"c_lin_e", &a.c_lin_e}})
+  for (const auto& [name, t] : std::initializer_list<std::pair<const char*, const Table*>>{
+           {"pos_on_tplane_e_x", &a.pos_on_tplane_e_x},
+           {"pos_on_tplane_e_y", &a.pos_on_tplane_e_y},
+           {"primal_normal_cell_x", &a.primal_normal_cell_x},
+           {"dual_normal_cell_x", &a.dual_normal_cell_x},
+           {"primal_normal_cell_y", &a.primal_normal_cell_y},
+           {"dual_normal_cell_y", &a.dual_normal_cell_y},
+           {"c_lin_e", &a.c_lin_e}})
     check_table(fn, name, *t, ne, 2);
   check_field3(fn, "ikoffset", a.ikoffset, ne, 2, nk);
   check_field3(fn, "zdiff_gradp", a.zdiff_gradp, ne, 2, nk);
@@ -479,18 +481,20 @@ void apply_divergence_damping_and_update_vn(const Grid& grid,
   const int nk = levels_needed(a.vertical_start, a.vertical_end);
   check_table(fn, "E2C", grid.e2c, ne, 2);
   check_table(fn, "E2C2EO", grid.e2c2eo, ne, 5);
-  for (const auto& [name, f] :
-       {std::pair<const char*, const Field*>{"horizontal_gradient_of_normal_wind_divergence",
-                                             &a.horizontal_gradient_of_normal_wind_divergence},
-        {"next_vn", &a.next_vn},
-        {"current_vn", &a.current_vn},
-        {"predictor_normal_wind_advective_tendency", &a.predictor_normal_wind_advective_tendency},
-        {"corrector_normal_wind_advective_tendency", &a.corrector_normal_wind_advective_tendency},
-        {"normal_wind_tendency_due_to_slow_physics_process",
-         &a.normal_wind_tendency_due_to_slow_physics_process},
-        {"normal_wind_iau_increment", &a.normal_wind_iau_increment},
-        {"theta_v_at_edges_on_model_levels", &a.theta_v_at_edges_on_model_levels},
-        {"horizontal_pressure_gradient", &a.horizontal_pressure_gradient}})
+  for (const auto& [name, f] : std::initializer_list<std::pair<const char*, const Field*>>{
+           {"horizontal_gradient_of_normal_wind_divergence",
+            &a.horizontal_gradient_of_normal_wind_divergence},
+           {"next_vn", &a.next_vn},
+           {"current_vn", &a.current_vn},
+           {"predictor_normal_wind_advective_tendency",
+            &a.predictor_normal_wind_advective_tendency},
+           {"corrector_normal_wind_advective_tendency",
+            &a.corrector_normal_wind_advective_tendency},
+           {"normal_wind_tendency_due_to_slow_physics_process",
+            &a.normal_wind_tendency_due_to_slow_physics_process},
+           {"normal_wind_iau_increment", &a.normal_wind_iau_increment},
+           {"theta_v_at_edges_on_model_levels", &a.theta_v_at_edges_on_model_levels},
+           {"horizontal_pressure_gradient", &a.horizontal_pressure_gradient}})
     check_field(fn, name, *f, ne, nk);
   check_field(fn, "dwdz_at_cells_on_model_levels", a.dwdz_at_cells_on_model_levels, nc, nk);
   check_vector(fn, "horizontal_mask_for_3d_divdamp", a.horizontal_mask_for_3d_divdamp, ne);

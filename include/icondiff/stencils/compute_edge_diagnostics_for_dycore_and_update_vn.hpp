@@ -161,7 +161,7 @@ struct ComputeRhoThetaPgradAndUpdateVn {
     return gradient;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
     wp rho = 0, theta = 0;
     if (e >= start_edge_lateral_boundary_level_7 && e < end_edge_halo) {
       const Pair<wp> upwind = upwind_rho_and_theta_v(e, k);
@@ -251,7 +251,7 @@ struct ApplyDivergenceDampingAndUpdateVn {
     return -factor * (mean_cell_area * mean_cell_area);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
     // _add_temporal_tendencies_to_vn_by_interpolating_between_time_levels.
     wp vn = current_vn(e, k) +
             dtime * (advection_explicit_weight_parameter *
