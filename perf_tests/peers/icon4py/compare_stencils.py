@@ -363,7 +363,6 @@ INT_SCALARS = {"nrdmax", "type_shear", "interior_idx", "halo_idx", "start_2nd_nu
 BOOL_SCALARS = {"limited_area", "apply_zdiffusion_t"}
 
 LOCAL_SIZES = {"C2E": 3, "C2E2C": 3, "C2E2CO": 4, "E2C2V": 4, "V2E": 6}
-NC_DIM_NAMES = {"C": "Cell", "E": "Edge", "V": "Vertex", "K": "K", "KH": "KHalf"}
 
 
 def draw(rng: np.random.Generator, gen: str, shape: tuple[int, ...], nlev: int) -> np.ndarray:
@@ -672,28 +671,10 @@ def zone_scalar_values(stencil: Stencil, grid) -> dict:
 
 
 def write_inputs(path: pathlib.Path, stencil: Stencil, arrays: dict, scalars: dict, nlev: int):
-    import netCDF4
+    from icon4py_inputs import write_runner_inputs
 
-    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_DATA") as ds:
-        for f in stencil.fields:
-            for d, n in zip(f.dims.split(","), arrays[f.name].shape):
-                name = NC_DIM_NAMES.get(d, d)
-                if name not in ds.dimensions:
-                    ds.createDimension(name, n)
-        if "K" not in ds.dimensions:
-            ds.createDimension("K", nlev)
-        for f in stencil.fields:
-            a = arrays[f.name]
-            dims = tuple(NC_DIM_NAMES.get(d, d) for d in reversed(f.dims.split(",")))
-            var = ds.createVariable(f.name, "i4" if f.dtype == "i4" else "f8", dims)
-            var[:] = np.ascontiguousarray(a.T)
-        for name, value in scalars.items():
-            if name in INT_SCALARS or name in BOOL_SCALARS:
-                var = ds.createVariable(name, "i4", ())
-                var.assignValue(int(value))
-            else:
-                var = ds.createVariable(name, "f8", ())
-                var.assignValue(float(value))
+    write_runner_inputs(path, stencil.fields, arrays, scalars, nlev,
+                        int_scalars=INT_SCALARS | BOOL_SCALARS)
 
 
 def icon4py_backend(name: str):

@@ -19,6 +19,8 @@
   CellParams, PrognosticState and DiffusionDiagnosticState.
 * ``make_factories(...)``: ICON4Py's GridGeometry, InterpolationFieldsFactory and
   MetricsFieldsFactory on a grid file (used by compare_factories.py).
+* ``write_runner_inputs(path, fields, arrays, scalars, nlev)``: the netCDF inputs file of
+  stencil_runner/icondiff_stencil_runner (compare_stencils.py, compare_dycore.py).
 * ``compare_arrays(name, actual, expected, rtol, floor)`` / ``format_table(rows)``: the
   comparison helpers.
 
@@ -601,6 +603,42 @@ def as_numpy(x) -> np.ndarray:
     if hasattr(x, "ndarray"):
         return np.asarray(x.ndarray)
     return np.asarray(x)
+
+
+# ---- input files of stencil_runner/icondiff_stencil_runner -------------------------------------------
+
+#: netCDF dimension names of the short dimension names of a field's `dims` ("E,K", "C,C2E2C,K").
+NC_DIM_NAMES = {"C": "Cell", "E": "Edge", "V": "Vertex", "K": "K", "KH": "KHalf"}
+
+
+def write_runner_inputs(path: str | os.PathLike, fields, arrays: dict, scalars: dict, nlev: int,
+                        int_scalars=frozenset()) -> None:
+    """Writes the inputs file of icondiff_stencil_runner (its header comment): one variable per
+    field, named as ICON4Py's argument, whose netCDF dimensions are the field's `dims` ("E,K",
+    "E,E2C,K", ...: ICON4Py's order) reversed, so that the C order of the transposed array is
+    the runner's LayoutLeft View byte for byte; then the scalars as 0-d variables: int32 for the
+    names in `int_scalars` and for bool/integer values, float64 otherwise. `fields`: objects
+    with .name, .dims and .dtype ("f8" or "i4"); `arrays[name]` in ICON4Py's index order."""
+    with netCDF4.Dataset(str(path), "w", format="NETCDF3_64BIT_DATA") as ds:
+        for f in fields:
+            for d, n in zip(f.dims.split(","), arrays[f.name].shape):
+                name = NC_DIM_NAMES.get(d, d)
+                if name not in ds.dimensions:
+                    ds.createDimension(name, n)
+        if "K" not in ds.dimensions:
+            ds.createDimension("K", nlev)
+        for f in fields:
+            a = arrays[f.name]
+            dims_ = tuple(NC_DIM_NAMES.get(d, d) for d in reversed(f.dims.split(",")))
+            var = ds.createVariable(f.name, "i4" if f.dtype == "i4" else "f8", dims_)
+            var[:] = np.ascontiguousarray(a.T)
+        for name, value in scalars.items():
+            if name in int_scalars or isinstance(value, (bool, int, np.integer, np.bool_)):
+                var = ds.createVariable(name, "i4", ())
+                var.assignValue(int(value))
+            else:
+                var = ds.createVariable(name, "f8", ())
+                var.assignValue(float(value))
 
 
 # ---- comparison -----------------------------------------------------------------------------------

@@ -5,7 +5,11 @@
 #                           exit savepoints (itype_sher 0/2 x l_zdiffu_t 0/1 x initial_run on/off)
 #   2. compare_factories.py ICON4Py's geometry/interpolation/metrics factories vs icondiff's
 #   3. compare_stencils.py  stencil by stencil (when present; --quick passed through)
-#   4. race.py              speed (only with --race)
+#   4. compare_dycore.py    the dycore programs (compute_rho_theta_pgrad_and_update_vn,
+#                           apply_divergence_damping_and_update_vn) bit for bit; 20 levels
+#                           with --quick, 65 otherwise
+#   5. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
+#                           programs, same grids, threads and backends)
 # and exits non-zero if any comparison failed. Tables (markdown, JSON) and logs go to --out.
 #
 #   perf_tests/peers/icon4py/run_comparison.sh [--quick] [--race] [--build-dir DIR] [--out DIR]
@@ -67,12 +71,13 @@ python=("$venv/bin/python")
 # nanobind and fail to link once the venv is rebuilt with another one (see setup_venv.sh).
 export GT4PY_BUILD_CACHE_DIR=${GT4PY_BUILD_CACHE_DIR:-$venv/gt4py-cache}
 stencils_script=$here/compare_stencils.py
+dycore_script=$here/compare_dycore.py
 if [ -z "$build" ]; then
   build=$root/build-icon4py
   eval "$("$root/scripts/bootstrap.sh")"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_PERF_TESTS=ON >&2
   targets=(icondiff_cli)
-  [ -f "$stencils_script" ] && targets+=(icondiff_stencil_runner)
+  { [ -f "$stencils_script" ] || [ -f "$dycore_script" ]; } && targets+=(icondiff_stencil_runner)
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2
 fi
 icondiff=$build/bin/icondiff
@@ -123,12 +128,23 @@ if [ -f "$stencils_script" ]; then
   step stencils "${python[@]}" "$stencils_script" --build-dir "$build" "${quick_arg[@]}" \
     --markdown "$out/stencils.md"
 fi
+if [ -f "$dycore_script" ]; then
+  quick_arg=()
+  [ "$quick" = 1 ] && quick_arg=(--quick)
+  step dycore "${python[@]}" "$dycore_script" --build-dir "$build" "${quick_arg[@]}" \
+    --markdown "$out/dycore.md" --json "$out/dycore.json"
+fi
 if [ "$race" = 1 ]; then
   backends=gtfn_cpu,dace_cpu
   [ "$quick" = 1 ] && backends=gtfn_cpu
   step race "${python[@]}" "$here/race.py" --icondiff "$icondiff" --grids "$race_grids" \
     --nlev 65 --threads "$threads" --calls "$calls" --backends "$backends" \
     --markdown "$out/race.md" --json "$out/race.json"
+  if [ -f "$dycore_script" ]; then
+    step dycore-race "${python[@]}" "$dycore_script" --build-dir "$build" --race \
+      --race-grids "$race_grids" --nlev 65 --threads "$threads" --calls "$calls" \
+      --race-backends "$backends" --markdown "$out/dycore-race.md" --json "$out/dycore-race.json"
+  fi
 fi
 
 log "done in $(( $(date +%s) - start_all )) s; results in $out"

@@ -1,6 +1,7 @@
 // icondiff_stencil_runner: runs ONE icondiff diffusion stencil (an ICON4Py program or one of its
 // elementary stencils, include/icondiff/stencils/) on an ICON grid over exactly the range the
-// granule (diffusion_spec.md §3) uses, on inputs read from a netCDF file, and writes its outputs
+// granule (diffusion_spec.md §3) uses, or one dycore program over the domain the Dycore gives
+// it (solve_nonhydro's), on inputs read from a netCDF file, and writes its outputs
 // to a netCDF file. compare_stencils.py runs ICON4Py's program on the same inputs and compares.
 //
 // Inputs file: one variable per program argument, named exactly as ICON4Py's argument. A field
@@ -22,13 +23,35 @@
 // each reads its ICON4Py-named inputs into the input bundle, the temporaries, the states and the
 // parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
 // temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
+//
+// The two dycore programs (compute_rho_theta_pgrad_and_update_vn,
+// apply_divergence_damping_and_update_vn; ../compare_dycore.py) run through Dycore<Space>: the
+// runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the bundle's
+// members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
+// interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths; a
+// static field the program does not read may be absent and is then zero), the call's arguments
+// (RhoThetaPgradArguments / DivergenceDampingArguments, same names as ICON4Py's), a
+// DycoreConfig (divdamp_order, max_nudging_coefficient, veladv_offctr, fourth_order_divdamp_factor
+// from the file when present), and runs the program over the domain the Dycore computes
+// (rho_theta_pgrad_domain(), divergence_damping_domain()), written as icondiff_horizontal_* /
+// icondiff_vertical_* like the other stencils, with the zone values and derived scalars the
+// Dycore uses (icondiff_start_edge_nudging_level_2, icondiff_advection_explicit_weight_parameter,
+// ...). --time N then times N more calls of the program alone, each fenced (the outputs are
+// those of the first call; both programs write their outputs from their inputs only, so every
+// call writes the same values): icondiff_call_seconds (every call) and
+// icondiff_call_seconds_median.
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
+#include <icondiff/core/physical_constants.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/diffusion/diffusion_stencils.hpp>
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/dycore_config.hpp>
+#include <icondiff/dycore/dycore_inputs.hpp>
+#include <icondiff/dycore/dycore_states.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -45,6 +68,7 @@
 #include <netcdf.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -195,10 +219,19 @@ class OutputFile {
     OutputVariable v{name, std::move(dims), std::move(lens), nc_type_of<T>(), {}};
     v.bytes.resize(n * sizeof(T));
     if (n > 0) std::memcpy(v.bytes.data(), data, n * sizeof(T));
+    // A name written again (--repeat runs a stencil function, writes included, N times) keeps
+    // the last values instead of defining the variable twice.
+    for (auto& existing : variables_)
+      if (existing.name == v.name) {
+        existing = std::move(v);
+        return;
+      }
     variables_.push_back(std::move(v));
   }
   void attribute(const std::string& name, long long value) { integers_[name] = value; }
   void attribute(const std::string& name, const std::string& value) { texts_[name] = value; }
+  /// A double attribute (named apart from attribute(): an int argument would be ambiguous).
+  void real_attribute(const std::string& name, double value) { reals_[name] = value; }
 
   void write(const std::string& path) const {
     int ncid = -1;
@@ -229,6 +262,8 @@ class OutputFile {
     }
     for (const auto& [name, value] : integers_)
       check_nc(nc_put_att_longlong(ncid, NC_GLOBAL, name.c_str(), NC_INT64, 1, &value), path, name);
+    for (const auto& [name, value] : reals_)
+      check_nc(nc_put_att_double(ncid, NC_GLOBAL, name.c_str(), NC_DOUBLE, 1, &value), path, name);
     for (const auto& [name, value] : texts_)
       check_nc(nc_put_att_text(ncid, NC_GLOBAL, name.c_str(), value.size(), value.c_str()), path,
                name);
@@ -242,6 +277,7 @@ class OutputFile {
  private:
   std::vector<OutputVariable> variables_;
   std::map<std::string, long long> integers_;
+  std::map<std::string, double> reals_;
   std::map<std::string, std::string> texts_;
 };
 
@@ -255,6 +291,8 @@ struct Context {
   LoopSchedule schedule;
   index_t nlev = 0;
   std::string stencil;
+  /// --time: calls of a dycore program timed after the first.
+  int timed_calls = 0;
 
   std::size_t ne() const { return static_cast<std::size_t>(grid.num_edges); }
   std::size_t nc() const { return static_cast<std::size_t>(grid.num_cells); }
@@ -279,6 +317,31 @@ struct Context {
   V3<T> field3(const std::string& name, std::size_t n0, std::size_t n1, std::size_t n2) const {
     return to_device<V3<T>>(name, in.read<T>(name, {n0, n1, n2}), n0, n1, n2);
   }
+  /// A View of any rank with the given extents from variable `name`; with `zero_if_absent`, a
+  /// zero View when the file has no such variable.
+  template <class ViewType>
+  ViewType view(const std::string& name, const std::vector<std::size_t>& extents,
+                bool zero_if_absent = false) const {
+    static_assert(ViewType::rank >= 1 && ViewType::rank <= 3);
+    using T = typename ViewType::non_const_value_type;
+    if (extents.size() != ViewType::rank)
+      throw InvalidArgument(
+          fmt::format("{}: rank of {} differs from its extents", in.path(), name));
+    const std::vector<T> values =
+        zero_if_absent && !in.has(name) ? std::vector<T>() : in.read<T>(name, extents);
+    if constexpr (ViewType::rank == 1)
+      return to_device<ViewType>(name, values, extents[0]);
+    else if constexpr (ViewType::rank == 2)
+      return to_device<ViewType>(name, values, extents[0], extents[1]);
+    else
+      return to_device<ViewType>(name, values, extents[0], extents[1], extents[2]);
+  }
+  /// A scalar from the file, or `fallback` when the file has none.
+  template <class T>
+  T scalar_or(const std::string& name, T fallback) const {
+    return in.has(name) ? in.scalar<T>(name) : fallback;
+  }
+
   /// A 2-D field whose level extent is whatever the file holds (nlev or nlev + 1).
   template <class T>
   V2<T> field_any_levels(const std::string& name, std::size_t n0) const {
@@ -749,6 +812,163 @@ void update_theta_and_exner(Context& c) {
   c.write("exner", exner);
 }
 
+// ---- Dycore programs (through Dycore<Space>)
+// ------------------------------------------------------
+
+/// ICON4Py's program-argument name of a bundle member where the two differ (solve_nonhydro's
+/// constant_args: "ikoffset": metric_state.vertoffset_gradp, ...).
+const std::map<std::string, std::string>& dycore_argument_names() {
+  static const std::map<std::string, std::string> names = {
+      {"vertoffset_gradp", "ikoffset"},
+      {"pos_on_tplane_e_1", "pos_on_tplane_e_x"},
+      {"pos_on_tplane_e_2", "pos_on_tplane_e_y"},
+      {"inverse_dual_edge_lengths", "inv_dual_edge_length"},
+  };
+  return names;
+}
+
+/// Reads every field of `state` (a field list struct) by its ICON4Py argument name; with
+/// `zero_if_absent`, a field the file lacks (one the program does not read) is zero.
+template <class State>
+void read_fields(const Context& c, State& state, bool zero_if_absent) {
+  const FieldSizes sizes = c.device.sizes(c.k());
+  State::for_each_field(
+      [&](const FieldSpec& spec, auto& view) {
+        using V = std::decay_t<decltype(view)>;
+        const auto renamed = dycore_argument_names().find(spec.name);
+        const std::string name =
+            renamed == dycore_argument_names().end() ? spec.name : renamed->second;
+        view = c.view<V>(name, field_extents(spec, sizes), zero_if_absent);
+      },
+      state);
+}
+
+/// The static bundle on the runner's grid: the metric, interpolation and edge fields under their
+/// ICON4Py argument names (those this program does not take are zero), nflatlev, nflat_gradp and
+/// mean_cell_area from the file (0, 0 and 1 when the program does not take them).
+DycoreInputs<Mem> dycore_inputs(const Context& c) {
+  DycoreInputs<Mem> in;
+  in.grid = c.device;
+  in.nlev = c.nlev;
+  in.nflatlev = c.scalar_or<int>("nflatlev", 0);
+  in.nflat_gradp = c.scalar_or<int>("nflat_gradp", 0);
+  in.mean_cell_area = c.scalar_or<double>("mean_cell_area", 1.0);
+  read_fields(c, in.metric, true);
+  read_fields(c, in.interpolation, true);
+  read_fields(c, in.edges, true);
+  in.metric.scaling_factor_for_3d_divdamp =
+      c.view<V1<wp>>("scaling_factor_for_3d_divdamp", {c.k()}, true);
+  return in;
+}
+
+/// The configuration: divdamp_order, max_nudging_coefficient, veladv_offctr and
+/// fourth_order_divdamp_factor from the file when present, ICON4Py's defaults otherwise.
+DycoreConfig dycore_config(const Context& c) {
+  DycoreConfig config;
+  config.divdamp_order = static_cast<DivergenceDampingOrder>(c.scalar_or<int>("divdamp_order", 24));
+  config.max_nudging_coefficient =
+      c.scalar_or<double>("max_nudging_coefficient", config.max_nudging_coefficient);
+  config.veladv_offctr = c.scalar_or<double>("veladv_offctr", config.veladv_offctr);
+  config.fourth_order_divdamp_factor =
+      c.scalar_or<double>("fourth_order_divdamp_factor", config.fourth_order_divdamp_factor);
+  return config;
+}
+
+/// Runs `call` once, then --time more times, each fenced; writes the domain and the times.
+template <class Call>
+void run_dycore_program(Context& c, const ProgramDomain& domain, const Call& call) {
+  c.out.attribute("icondiff_horizontal_start", domain.horizontal.start);
+  c.out.attribute("icondiff_horizontal_end", domain.horizontal.end);
+  c.out.attribute("icondiff_vertical_start", domain.vertical_start);
+  c.out.attribute("icondiff_vertical_end", domain.vertical_end);
+  call();
+  compat::fence(Space(), label(c.stencil));
+  if (c.timed_calls <= 0) return;
+  std::vector<double> seconds;
+  for (int i = 0; i < c.timed_calls; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    compat::fence(Space(), label(c.stencil));
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::string list;
+  for (const double t : seconds) list += fmt::format("{}{:.9f}", list.empty() ? "" : " ", t);
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  c.out.attribute("icondiff_timed_calls", static_cast<long long>(n));
+  c.out.attribute("icondiff_call_seconds", list);
+  c.out.real_attribute("icondiff_call_seconds_median", median);
+}
+
+void write_dycore_zones(const Context& c) {
+  const auto start = [&](Zone z) { return c.device.range(L::Edge, z).start; };
+  const auto end = [&](Zone z) { return c.device.range(L::Edge, z).end; };
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.out.attribute("icondiff_start_edge_lateral_boundary", start(Z::LateralBoundary1));
+  c.out.attribute("icondiff_start_edge_lateral_boundary_level_7", start(Z::LateralBoundary7));
+  c.out.attribute("icondiff_start_edge_nudging_level_2", start(Z::Nudging2));
+  c.out.attribute("icondiff_end_edge_nudging", end(Z::Nudging));
+  c.out.attribute("icondiff_end_edge_halo", end(Z::Halo));
+  c.out.attribute("icondiff_end_edge_halo_level_2", end(Z::Halo2));
+  c.out.attribute("icondiff_end_edge_local", end(Z::Local));
+}
+
+void compute_rho_theta_pgrad_and_update_vn(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  RhoThetaPgradArguments<Mem> args;
+  read_fields(c, args, false);
+  args.dtime = c.in.scalar<wp>("dtime");
+  args.is_iau_active = c.in.scalar<int>("is_iau_active") != 0;
+  args.iau_wgt_dyn = c.in.scalar<wp>("iau_wgt_dyn");
+  write_dycore_zones(c);
+  c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
+  c.out.attribute("icondiff_nflat_gradp", dycore.inputs().nflat_gradp);
+  run_dycore_program(c, dycore.rho_theta_pgrad_domain(),
+                     [&] { dycore.compute_rho_theta_pgrad_and_update_vn(args); });
+  c.write("rho_at_edges_on_model_levels", args.rho_at_edges_on_model_levels);
+  c.write("theta_v_at_edges_on_model_levels", args.theta_v_at_edges_on_model_levels);
+  c.write("horizontal_pressure_gradient", args.horizontal_pressure_gradient);
+  c.write("next_vn", args.next_vn);
+}
+
+void apply_divergence_damping_and_update_vn(Context& c) {
+  const DycoreConfig config = dycore_config(c);
+  Dycore<Space> dycore(config, dycore_inputs(c), {c.schedule, Space()});
+  DivergenceDampingArguments<Mem> args;
+  read_fields(c, args, false);
+  args.interpolated_fourth_order_divdamp_factor =
+      c.view<V1<wp>>("interpolated_fourth_order_divdamp_factor", {c.k()});
+  args.second_order_divdamp_factor = c.in.scalar<wp>("second_order_divdamp_factor");
+  args.second_order_divdamp_scaling_coeff = c.in.scalar<wp>("second_order_divdamp_scaling_coeff");
+  args.dtime = c.in.scalar<wp>("dtime");
+  args.apply_2nd_order_divergence_damping =
+      c.in.scalar<int>("apply_2nd_order_divergence_damping") != 0;
+  args.apply_4th_order_divergence_damping =
+      c.in.scalar<int>("apply_4th_order_divergence_damping") != 0;
+  args.is_iau_active = c.in.scalar<int>("is_iau_active") != 0;
+  args.iau_wgt_dyn = c.in.scalar<wp>("iau_wgt_dyn");
+  write_dycore_zones(c);
+  // What the Dycore derives from its configuration, for the caller to compare with ICON4Py's
+  // NonHydrostaticParams and solve_nonhydro's switches on the same factors.
+  const DivergenceDampingSwitches switches = divergence_damping_switches(
+      config, args.second_order_divdamp_factor, args.second_order_divdamp_scaling_coeff);
+  c.out.attribute("icondiff_divdamp_order", static_cast<int>(config.divdamp_order));
+  c.out.attribute("icondiff_switch_2nd_order_divergence_damping", switches.second_order ? 1 : 0);
+  c.out.attribute("icondiff_switch_4th_order_divergence_damping", switches.fourth_order ? 1 : 0);
+  c.out.real_attribute("icondiff_advection_explicit_weight_parameter",
+                       config.advection_explicit_weight_parameter());
+  c.out.real_attribute("icondiff_advection_implicit_weight_parameter",
+                       config.advection_implicit_weight_parameter());
+  c.out.real_attribute("icondiff_max_nudging_coefficient", config.max_nudging_coefficient);
+  c.out.real_attribute("icondiff_mean_cell_area", dycore.inputs().mean_cell_area);
+  c.out.real_attribute("icondiff_dbl_eps", physics::dbl_eps);
+  run_dycore_program(c, dycore.divergence_damping_domain(),
+                     [&] { dycore.apply_divergence_damping_and_update_vn(args); });
+  c.write("next_vn", args.next_vn);
+}
+
 using StencilFunction = void (*)(Context&);
 
 const std::map<std::string, StencilFunction>& stencils() {
@@ -779,6 +999,8 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(calculate_nabla2_for_theta),
       ICONDIFF_RUNNER_STENCIL(truly_horizontal_diffusion_nabla_of_theta_over_steep_points),
       ICONDIFF_RUNNER_STENCIL(update_theta_and_exner),
+      ICONDIFF_RUNNER_STENCIL(compute_rho_theta_pgrad_and_update_vn),
+      ICONDIFF_RUNNER_STENCIL(apply_divergence_damping_and_update_vn),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;
@@ -816,20 +1038,29 @@ void dump_grid(const Grid& grid, const DeviceGrid<Mem>& device, OutputFile& out)
 
 int run(int argc, char* argv[]) {
   CLI::App app{
-      "Runs one icondiff diffusion stencil over the granule's range on inputs from a netCDF file "
-      "(see perf_tests/peers/icon4py/compare_stencils.py)",
+      "Runs one icondiff diffusion stencil over the granule's range, or one dycore program over "
+      "the "
+      "Dycore's domain, on inputs from a netCDF file (see perf_tests/peers/icon4py/"
+      "compare_stencils.py and compare_dycore.py)",
       "icondiff_stencil_runner"};
   std::string grid_source, stencil, inputs, output, schedule_name, dump;
   bool list = false;
   int repeat = 1;
+  int timed_calls = 0;
   app.add_option("--grid", grid_source, "grid: a file path or generate:RnBk[/cap:...]");
   app.add_option("--stencil", stencil, "ICON4Py program / stencil name (see --list)");
   app.add_option("--inputs", inputs, "netCDF file with the program's arguments");
   app.add_option("--output", output, "netCDF file to write the outputs to");
   app.add_option("--schedule", schedule_name,
                  "loop schedule: mdrange, flat, points-outer, level-chunks (default: backend's)");
-  app.add_option("--repeat", repeat, "launch the stencil this many times (timing; default 1)")
+  app.add_option("--repeat", repeat,
+                 "run the stencil this many times, reading its inputs from the file each time "
+                 "(default 1; --time times a dycore program alone)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--time", timed_calls,
+                 "dycore programs: time this many calls after the first, each fenced "
+                 "(icondiff_call_seconds*, attributes of the output)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--dump-grid", dump,
                  "write icondiff's connectivity tables and zones of --grid to this netCDF file");
   app.add_flag("--list", list, "list the stencils and exit");
@@ -868,7 +1099,8 @@ int run(int argc, char* argv[]) {
       out,
       schedule_name.empty() ? default_loop_schedule<Space>() : parse_loop_schedule(schedule_name),
       static_cast<index_t>(in.dimension("K")),
-      stencil};
+      stencil,
+      timed_calls};
   const auto t1 = std::chrono::steady_clock::now();
   for (int i = 0; i < repeat; ++i) it->second(c);
   const double run_seconds =
