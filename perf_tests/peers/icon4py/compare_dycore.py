@@ -9,6 +9,15 @@ The programs (icon4py-atmosphere-dycore 0.2.0,
 * ``apply_divergence_damping_and_update_vn`` (corrector: vn update, 2nd/4th order divergence
   damping with dw/dz and the nest-boundary weighting, IAU),
 
+and (``stencils/vertically_implicit_dycore_solver.py``)
+
+* ``vertically_implicit_solver_at_predictor_step`` (the contravariant correction interpolated to
+  cells' half levels, w's surface condition, the tridiagonal solve for w with Klemp damping,
+  rho/exner/theta_v, dw/dz for divdamp_type 3, the first substep's exner increment) and
+* ``vertically_implicit_solver_at_corrector_step`` (the same solve with the advective tendencies
+  weighted, the tracer-advection vertical fluxes with lprep_adv, the last substep's exner
+  increment),
+
 on icondiff's side run through ``Dycore<Space>`` (include/icondiff/dycore/dycore.hpp) by
 stencil_runner/icondiff_stencil_runner, which builds the Dycore's static bundle and the call's
 arguments from the inputs file and runs the program over the domain the Dycore computes from
@@ -45,7 +54,18 @@ icondiff's own zones.
 Cases: predictor with is_iau_active off/on; corrector with divdamp_order 24 and 2nd+4th, 2nd
 only, 4th only, 2nd+4th with IAU; divdamp_order 4 with 4th only and with neither (IAU on).
 limited_area is the grid's: true on R19B04 (lateral-boundary vn, nudging-weighted 4th-order
-damping), false on the global grids.
+damping), false on the global grids. The solver steps (inputs near hydrostatic balance as
+unit_tests/support/random_dycore.hpp draws them: positive rho/theta/layer thicknesses, exner
+within 1 % of its reference, small buoyancy and tendencies; damping layer above nlev/4, flat
+levels above nlev/3, moisture from nlev/2; domain: cells [start of NUDGING, end of LOCAL), the
+predictor's interpolation over [start of LATERAL_BOUNDARY_LEVEL_3, end of HALO) x half levels
+[nflatlev + 1, nlev + 1), as solve_nonhydro passes them): the predictor with at_first_substep,
+IAU, divdamp_type 2/3 and rayleigh_type 1/2 each on and off (CASES); the corrector with
+lprep_adv / at_first_substep / at_last_substep combinations, IAU and both Rayleigh types.
+ICON4Py's wgtfacq_c lives on levels [nlev - 3, nlev) only (its metrics factory): it gets a
+field of that domain, icondiff a (C, nlev) field of which it reads those levels. An output the
+case's flags leave alone (dw/dz with divdamp_type 2, the exner increment off the first/last
+substep, the fluxes without lprep_adv) must be untouched everywhere on both sides.
 
 **Race** (--race). Per program on generated global grids (default R2B4 and R2B5) x 65 levels:
 icondiff (the runner's --time: the program alone, each call fenced, in the process that holds
@@ -53,7 +73,8 @@ the data) against ICON4Py on --race-backends (default gtfn_cpu, dace_cpu) set up
 SolveNonhydro does it (model_options.setup_program: domain bounds, level indices and constant
 scalars bound as compile-time constants, the static fields bound), compiled for the raced
 variant only (predictor: is_iau_active off; corrector: divdamp_order 24 with 4th order only,
-ICON's usual case). The --calls timed calls per side are split into --rounds interleaved rounds
+ICON's usual case; the solver's predictor on a later substep with divdamp_type 3 and Klemp
+damping, its corrector on a middle substep with lprep_adv). The --calls timed calls per side are split into --rounds interleaved rounds
 (one runner process, then each backend), so that a change of the machine's load reaches every
 side alike. ICON4Py's time per call is perf_counter around the bound program (after the first
 call, which compiles: reported as "first call"), and gt4py's own "compute" metric of as many
@@ -114,14 +135,53 @@ from compare_stencils import (  # noqa: E402
     icon4py_zone_index,
     run_checked,
 )
+from compare_stencils import typed_scalars as stencil_scalars  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-MODULE = "icon4py.model.atmosphere.dycore.stencils.compute_edge_diagnostics_for_dycore_and_update_vn"
+STENCILS = "icon4py.model.atmosphere.dycore.stencils."
 PREDICTOR = "compute_rho_theta_pgrad_and_update_vn"
 CORRECTOR = "apply_divergence_damping_and_update_vn"
+SOLVER_PREDICTOR = "vertically_implicit_solver_at_predictor_step"
+SOLVER_CORRECTOR = "vertically_implicit_solver_at_corrector_step"
+SOLVERS = (SOLVER_PREDICTOR, SOLVER_CORRECTOR)
+#: ICON4Py's module of each program.
+MODULES = {PREDICTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
+           CORRECTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
+           SOLVER_PREDICTOR: STENCILS + "vertically_implicit_dycore_solver",
+           SOLVER_CORRECTOR: STENCILS + "vertically_implicit_dycore_solver"}
 
 F = Field
+# The solver steps' shared arguments (in the order both programs take them).
+_SOLVER_STATE_OUTPUTS = (
+    F("next_w", "C,KH", "w", role="inout"),
+    F("next_rho", "C,K", role="out"),
+    F("next_exner", "C,K", role="out"),
+    F("next_theta_v", "C,K", role="out"),
+)
+_SOLVER_FLUX_INPUTS = (
+    F("geofac_div", "C,C2E", "per_length"),
+    F("mass_flux_at_edges_on_model_levels", "E,K", "mass_flux"),
+    F("theta_v_flux_at_edges_on_model_levels", "E,K", "theta_flux"),
+    F("predictor_vertical_wind_advective_tendency", "C,KH", "w_tend"),
+)
+_SOLVER_COLUMN_INPUTS = (
+    F("exner_w_explicit_weight_parameter", "C", "w_expl"),
+    F("current_exner", "C,K", "exner"),
+    F("current_rho", "C,K", "rho"),
+    F("current_theta_v", "C,K", "theta"),
+    F("current_w", "C,KH", "w"),
+    F("inv_ddqz_z_full", "C,K", "inv_ddqz"),
+    F("exner_w_implicit_weight_parameter", "C", "w_impl"),
+    F("theta_v_at_cells_on_half_levels", "C,KH", "theta"),
+    F("perturbed_exner_at_cells_on_model_levels", "C,K", "exner_pert"),
+    F("exner_tendency_due_to_slow_physics", "C,K", "exner_phy"),
+    F("rho_iau_increment", "C,K", "rho_incr"),
+    F("exner_iau_increment", "C,K", "exner_incr"),
+    F("ddqz_z_half", "C,KH", "ddqz_half"),
+    F("rayleigh_damping_factor", "K", "raylfac"),
+    F("reference_exner_at_cells_on_model_levels", "C,K", "exner"),
+)
 # Fields in ICON4Py's argument order, with how their values are drawn (draw_field) and their role
 # ("out": poisoned before the call, "inout": random and updated).
 FIELDS = {
@@ -178,6 +238,34 @@ FIELDS = {
         F("geofac_grdiv", "E,E2C2EO", "per_area"),
         F("interpolated_fourth_order_divdamp_factor", "K", "divdamp_fac4"),
     ),
+    SOLVER_PREDICTOR: (
+        F("contravariant_correction_at_cells_on_half_levels", "C,KH", "w_concorr", role="inout"),
+        *_SOLVER_STATE_OUTPUTS,
+        F("dwdz_at_cells_on_model_levels", "C,K", "dwdz", role="inout"),
+        F("exner_dynamical_increment", "C,K", "exner_pert", role="inout"),
+        *_SOLVER_FLUX_INPUTS,
+        F("nonhydro_buoy_at_cells_on_half_levels", "C,K", "buoy"),
+        F("rho_at_cells_on_half_levels", "C,KH", "rho"),
+        F("contravariant_correction_at_edges_on_model_levels", "E,K", "w_concorr"),
+        *_SOLVER_COLUMN_INPUTS,
+        F("e_bln_c_s", "C,C2E", "e_bln"),
+        F("wgtfac_c", "C,KH", "wgtfac"),
+        F("wgtfacq_c", "C,K", "wgtfacq"),  # ICON4Py gets levels [nlev - 3, nlev) (as_fields)
+    ),
+    SOLVER_CORRECTOR: (
+        *_SOLVER_STATE_OUTPUTS,
+        F("dynamical_vertical_mass_flux_at_cells_on_half_levels", "C,KH", "mass_flux_ic",
+          role="inout"),
+        F("dynamical_vertical_volumetric_flux_at_cells_on_half_levels", "C,KH", "w",
+          role="inout"),
+        F("exner_dynamical_increment", "C,K", "exner_pert", role="inout"),
+        *_SOLVER_FLUX_INPUTS,
+        F("corrector_vertical_wind_advective_tendency", "C,KH", "w_tend"),
+        F("nonhydro_buoy_at_cells_on_half_levels", "C,K", "buoy"),
+        F("rho_at_cells_on_half_levels", "C,KH", "rho"),
+        F("contravariant_correction_at_cells_on_half_levels", "C,KH", "w_concorr"),
+        *_SOLVER_COLUMN_INPUTS,
+    ),
 }
 #: The fields solve_nonhydro binds once (constant_args of setup_program; the race binds them).
 STATIC_FIELDS = {
@@ -188,14 +276,26 @@ STATIC_FIELDS = {
                 "pg_exdist", "inv_dual_edge_length"),
     CORRECTOR: ("horizontal_mask_for_3d_divdamp", "scaling_factor_for_3d_divdamp",
                 "inv_dual_edge_length", "nudgecoeff_e", "geofac_grdiv"),
+    SOLVER_PREDICTOR: ("geofac_div", "exner_w_explicit_weight_parameter", "inv_ddqz_z_full",
+                       "exner_w_implicit_weight_parameter", "ddqz_z_half",
+                       "reference_exner_at_cells_on_model_levels", "e_bln_c_s", "wgtfac_c",
+                       "wgtfacq_c"),
+    SOLVER_CORRECTOR: ("exner_w_explicit_weight_parameter", "inv_ddqz_z_full",
+                       "exner_w_implicit_weight_parameter", "ddqz_z_half",
+                       "reference_exner_at_cells_on_model_levels"),
 }
 #: Integer / boolean scalars (gtx.int32 / bool for ICON4Py, int32 in the file).
 INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_boundary",
                "start_edge_lateral_boundary_level_7", "start_edge_nudging_level_2",
                "end_edge_nudging", "end_edge_halo", "horizontal_start", "horizontal_end",
-               "vertical_start", "vertical_end"}
+               "vertical_start", "vertical_end", "rayleigh_type", "divdamp_type",
+               "end_index_of_damping_layer", "kstart_moist", "flat_level_index_plus1",
+               "start_cell_index_nudging", "end_cell_index_local", "start_cell_index_lateral_lvl3",
+               "end_cell_index_halo_lvl1", "vertical_start_index_model_top",
+               "vertical_end_index_model_surface"}
 BOOL_SCALARS = {"is_iau_active", "limited_area", "apply_2nd_order_divergence_damping",
-                "apply_4th_order_divergence_damping"}
+                "apply_4th_order_divergence_damping", "at_first_substep", "at_last_substep",
+                "lprep_adv"}
 #: Scalars in the file for the Dycore's configuration that ICON4Py gets through
 #: NonHydrostaticParams instead (advection weights) or not at all.
 CONFIG_ONLY = {"veladv_offctr", "fourth_order_divdamp_factor"}
@@ -203,6 +303,7 @@ CONFIG_ONLY = {"veladv_offctr", "fourth_order_divdamp_factor"}
 DTIME = 18.0
 IAU_WGT_DYN = 0.7
 SECOND_ORDER_DIVDAMP_FACTOR = 0.004  # 0.25 x this clips the lowest levels' 4th-order factor
+NDYN_SUBSTEPS = 5  # the solver's corrector: ndyn_substeps_var (r_nsubsteps = 1 / this)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,8 +341,44 @@ CASES = (
                                               "apply_4th_order_divergence_damping": False,
                                               "is_iau_active": True}),
 )
-#: The race's variants: ICON's usual predictor and corrector calls.
-RACE_CASES = {PREDICTOR: CASES[0], CORRECTOR: CASES[4]}
+
+def solver_case(program: str, name: str, **flags) -> Case:
+    return Case(program, name, flags)
+
+
+SP, SC = SOLVER_PREDICTOR, SOLVER_CORRECTOR
+# The solver steps: the predictor's at_first_substep, IAU, divdamp_type (3: dw/dz) and
+# rayleigh_type (2: Klemp) each on and off; the corrector's lprep_adv, at_first_substep and
+# at_last_substep combinations, IAU and both Rayleigh types.
+CASES += (
+    solver_case(SP, "first, dd3, klemp", at_first_substep=True, is_iau_active=False,
+                divdamp_type=3, rayleigh_type=2),
+    solver_case(SP, "later, dd3, klemp", at_first_substep=False, is_iau_active=False,
+                divdamp_type=3, rayleigh_type=2),
+    solver_case(SP, "first, iau, dd2, klemp", at_first_substep=True, is_iau_active=True,
+                divdamp_type=2, rayleigh_type=2),
+    solver_case(SP, "later, iau, dd3, classic", at_first_substep=False, is_iau_active=True,
+                divdamp_type=3, rayleigh_type=1),
+    solver_case(SP, "first, dd2, classic", at_first_substep=True, is_iau_active=False,
+                divdamp_type=2, rayleigh_type=1),
+    solver_case(SC, "prep, first, klemp", lprep_adv=True, at_first_substep=True,
+                at_last_substep=False, is_iau_active=False, rayleigh_type=2),
+    solver_case(SC, "prep, last, klemp", lprep_adv=True, at_first_substep=False,
+                at_last_substep=True, is_iau_active=False, rayleigh_type=2),
+    solver_case(SC, "prep, first+last, iau, klemp", lprep_adv=True, at_first_substep=True,
+                at_last_substep=True, is_iau_active=True, rayleigh_type=2),
+    solver_case(SC, "prep, middle, klemp", lprep_adv=True, at_first_substep=False,
+                at_last_substep=False, is_iau_active=False, rayleigh_type=2),
+    solver_case(SC, "no prep, middle, classic", lprep_adv=False, at_first_substep=False,
+                at_last_substep=False, is_iau_active=False, rayleigh_type=1),
+    solver_case(SC, "no prep, first+last, iau, classic", lprep_adv=False,
+                at_first_substep=True, at_last_substep=True, is_iau_active=True,
+                rayleigh_type=1),
+)
+#: The race's variants: ICON's usual calls (the solver's corrector on a middle substep with the
+#: advection fluxes accumulated, ICON's most frequent corrector call).
+RACE_CASES = {PREDICTOR: CASES[0], CORRECTOR: CASES[4], SOLVER_PREDICTOR: CASES[9],
+              SOLVER_CORRECTOR: CASES[16]}
 
 
 # ---- grid and inputs ----------------------------------------------------------------------------
@@ -277,7 +414,7 @@ class Context:
     normal_angle: np.ndarray  # (E, 2): the primal normal's direction at each edge-cell pair
 
 
-LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5}
+LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5, "C2E": 3}
 
 
 def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
@@ -359,6 +496,20 @@ def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
         return u(0.0, ctx.max_nudging_coefficient)
     if g == "divdamp_fac4":  # 0.005 at the top down to 0.0005 at the surface
         return np.linspace(0.005, 0.0005, ctx.nlev)
+    # the solver (unit_tests/support/random_dycore.hpp): near hydrostatic balance, positive
+    # density, theta and layer thicknesses, exner within 1 % of its reference
+    solver = {"rho": (0.5, 1.5), "theta": (250.0, 350.0), "exner": (0.80, 0.81),
+              "w": (-1.0, 1.0), "w_concorr": (-0.1, 0.1), "w_tend": (-1e-2, 1e-2),
+              "buoy": (-1e-3, 1e-3), "exner_phy": (-1e-6, 1e-6), "rho_incr": (-1e-3, 1e-3),
+              "exner_incr": (-1e-4, 1e-4), "inv_ddqz": (1e-3, 1e-2), "ddqz_half": (50.0, 500.0),
+              "w_expl": (0.35, 0.5), "w_impl": (0.5, 0.65), "wgtfac": (0.3, 0.7),
+              "wgtfacq": (-1.0, 2.0), "raylfac": (0.5, 1.0), "e_bln": (0.2, 0.45),
+              "mass_flux_ic": (-1.0, 1.0)}
+    if g in solver:
+        return u(*solver[g])
+    if g in ("mass_flux", "theta_flux"):  # flux divergences that change rho by about 1 %/step
+        scale = 2e-4 * ctx.length * (300.0 if g == "theta_flux" else 1.0)
+        return u(-scale, scale)
     raise ValueError(f"{f.name}: unknown generator {g}")
 
 
@@ -389,6 +540,16 @@ def solve_nonhydro_switches(config, second_order_divdamp_factor: float,
 def icon4py_domain(program: str, grid, nlev: int) -> dict:
     """The domain and zone indices solve_nonhydro passes (SolveNonhydro.__init__ and
     _determine_local_domains), from ICON4Py's grid."""
+    if program in SOLVERS:
+        cell = lambda name, which: icon4py_zone_index(grid, "C", name, which)  # noqa: E731
+        domain = {"start_cell_index_nudging": cell("NUDGING", "start"),
+                  "end_cell_index_local": cell("LOCAL", "end"),
+                  "vertical_start_index_model_top": 0,
+                  "vertical_end_index_model_surface": nlev + 1}
+        if program == SOLVER_PREDICTOR:
+            domain["start_cell_index_lateral_lvl3"] = cell("LATERAL_BOUNDARY_LEVEL_3", "start")
+            domain["end_cell_index_halo_lvl1"] = cell("HALO", "end")
+        return domain
     zone = lambda name, which: icon4py_zone_index(grid, "E", name, which)  # noqa: E731
     if program == PREDICTOR:
         return {
@@ -416,7 +577,8 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
 
     config, params = icon4py_config(case.scalars.get("divdamp_order", 24))
     area = mean_cell_area(path, grid)
-    sizes = {"C": grid.num_cells, "E": grid.num_edges, "K": nlev, **LOCAL_SIZES}
+    sizes = {"C": grid.num_cells, "E": grid.num_edges, "K": nlev, "KH": nlev + 1,
+             **LOCAL_SIZES}
     rng = np.random.default_rng([seed, zlib.crc32(f"{grid_name}|{nlev}|{case.program}|"
                                                   f"{case.name}".encode())])
     levels = np.arange(nlev)
@@ -429,6 +591,19 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
     if case.program == PREDICTOR:
         # flat levels above nlev/3, terrain-following down to nlev/2, the Taylor expansion below
         scalars = {**common, "nflatlev": nlev // 3, "nflat_gradp": ctx.nflat_gradp}
+    elif case.program in SOLVERS:
+        # damping layer above nlev/4, flat levels above nlev/3, moisture from nlev/2 down
+        scalars = {"dtime": DTIME, "iau_wgt_dyn": IAU_WGT_DYN,
+                   "end_index_of_damping_layer": nlev // 4, "kstart_moist": nlev // 2}
+        if case.program == SOLVER_PREDICTOR:
+            scalars["nflatlev"] = nlev // 3  # ICON4Py: flat_level_index_plus1
+        else:
+            scalars.update({
+                "advection_explicit_weight_parameter": params.advection_explicit_weight_parameter,
+                "advection_implicit_weight_parameter": params.advection_implicit_weight_parameter,
+                "veladv_offctr": config.veladv_offctr,
+                "r_nsubsteps": 1.0 / NDYN_SUBSTEPS,  # as run_corrector_step
+                "ndyn_substeps_var": float(NDYN_SUBSTEPS)})
     else:
         scalars = {
             **common,
@@ -447,6 +622,8 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
     scalars.update({k: v for k, v in case.scalars.items() if k != "divdamp_order"})
     icon4py_scalars = {k: v for k, v in scalars.items() if k not in CONFIG_ONLY}
     icon4py_scalars.update(icon4py_domain(case.program, grid, nlev))
+    if case.program == SOLVER_PREDICTOR:
+        icon4py_scalars["flat_level_index_plus1"] = icon4py_scalars.pop("nflatlev") + 1
     return arrays, scalars, icon4py_scalars, config
 
 
@@ -456,7 +633,7 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
 def icon4py_program(name: str):
     import importlib
 
-    return getattr(importlib.import_module(MODULE), name)
+    return getattr(importlib.import_module(MODULES[name]), name)
 
 
 def icon4py_backend(program, backend_name: str):
@@ -471,25 +648,26 @@ def as_fields(program: str, arrays: dict, names=None) -> dict:
     import gt4py.next as gtx
     from icon4py.model.common import dimension as dims
 
-    gdims = {"C": dims.CellDim, "E": dims.EdgeDim, "K": dims.KDim, "C2E2CO": dims.C2E2CODim,
-             "E2C": dims.E2CDim, "E2C2EO": dims.E2C2EODim}
-    return {f.name: gtx.as_field(tuple(gdims[d] for d in f.dims.split(",")),
-                                 np.array(arrays[f.name], copy=True))
-            for f in FIELDS[program] if names is None or f.name in names}
+    gdims = {"C": dims.CellDim, "E": dims.EdgeDim, "K": dims.KDim, "KH": dims.KDim,
+             "C2E2CO": dims.C2E2CODim, "E2C": dims.E2CDim, "E2C2EO": dims.E2C2EODim,
+             "C2E": dims.C2EDim}
+    fields = {}
+    for f in FIELDS[program]:
+        if names is not None and f.name not in names:
+            continue
+        data = np.array(arrays[f.name], copy=True)
+        if f.name == "wgtfacq_c":  # ICON4Py's lives on levels [nlev - 3, nlev) only
+            nlev = data.shape[1]
+            fields[f.name] = gtx.as_field(gtx.domain({dims.CellDim: (0, data.shape[0]),
+                                                      dims.KDim: (nlev - 3, nlev)}),
+                                          np.ascontiguousarray(data[:, nlev - 3:]))
+        else:
+            fields[f.name] = gtx.as_field(tuple(gdims[d] for d in f.dims.split(",")), data)
+    return fields
 
 
 def typed_scalars(scalars: dict) -> dict:
-    import gt4py.next as gtx
-
-    out = {}
-    for name, value in scalars.items():
-        if name in INT_SCALARS:
-            out[name] = gtx.int32(value)
-        elif name in BOOL_SCALARS:
-            out[name] = bool(value)
-        else:
-            out[name] = float(value)
-    return out
+    return stencil_scalars(scalars, INT_SCALARS, BOOL_SCALARS)
 
 
 _COMPILED: dict = {}
@@ -583,6 +761,8 @@ def domain_mask(shape, start: int, end: int, k0: int, k1: int) -> np.ndarray:
 def scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, config, scalars: dict) -> list:
     """icondiff's domain, zone values and derived scalars against ICON4Py's."""
     problems = []
+    if program in SOLVERS:
+        return solver_scalar_checks(program, attrs, icon4py_scalars, scalars)
     names = ["horizontal_start", "horizontal_end", "vertical_start", "vertical_end"]
     if program == PREDICTOR:
         names += ["start_edge_lateral_boundary", "start_edge_lateral_boundary_level_7",
@@ -611,15 +791,76 @@ def scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, config, scal
     return problems
 
 
-def compare_outputs(program: str, ours: dict, theirs: dict, arrays: dict, domain: tuple,
+def solver_scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, scalars: dict) -> list:
+    """The solver steps' domains, zones, vertical indices and configuration: icondiff's against
+    the arguments solve_nonhydro gives ICON4Py's program."""
+    s = icon4py_scalars
+    pairs = {"horizontal_start": s["start_cell_index_nudging"],
+             "horizontal_end": s["end_cell_index_local"],
+             "vertical_start": s["vertical_start_index_model_top"],
+             "vertical_end": s["vertical_end_index_model_surface"] - 1,
+             "start_cell_index_nudging": s["start_cell_index_nudging"],
+             "end_cell_index_local": s["end_cell_index_local"],
+             "end_index_of_damping_layer": s["end_index_of_damping_layer"],
+             "kstart_moist": s["kstart_moist"], "rayleigh_type": s["rayleigh_type"]}
+    if program == SOLVER_PREDICTOR:
+        pairs.update({
+            "start_cell_index_lateral_lvl3": s["start_cell_index_lateral_lvl3"],
+            "end_cell_index_halo_lvl1": s["end_cell_index_halo_lvl1"],
+            "interpolation_horizontal_start": s["start_cell_index_lateral_lvl3"],
+            "interpolation_horizontal_end": s["end_cell_index_halo_lvl1"],
+            "interpolation_vertical_start": s["flat_level_index_plus1"],
+            "interpolation_vertical_end": s["vertical_end_index_model_surface"],
+            "nflatlev": s["flat_level_index_plus1"] - 1, "divdamp_type": s["divdamp_type"]})
+    problems = [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
+                for name, theirs in pairs.items() if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+    if program == SOLVER_CORRECTOR:
+        for name in ("advection_explicit_weight_parameter", "advection_implicit_weight_parameter"):
+            ours, theirs = float(attrs[f"icondiff_{name}"]), float(s[name])
+            if np.float64(ours).view(np.int64) != np.float64(theirs).view(np.int64):
+                problems.append(f"{name}: icondiff {ours!r} vs ICON4Py {theirs!r}")
+    return problems
+
+
+def output_domains(program: str, s: dict, nlev: int) -> dict:
+    """Per output, the (start, end, k0, k1) ICON4Py's program writes (solve_nonhydro's
+    arguments `s`), or None where the case's flags leave the output as it was."""
+    if program not in SOLVERS:
+        domain = (s["horizontal_start"], s["horizontal_end"], s["vertical_start"],
+                  s["vertical_end"])
+        return {f.name: domain for f in FIELDS[program] if f.role != "in"}
+    cells = (s["start_cell_index_nudging"], s["end_cell_index_local"])
+    full, moist = (*cells, 0, nlev), (*cells, s["kstart_moist"], nlev)
+    domains = {"next_w": (*cells, 0, nlev + 1), "next_rho": full, "next_exner": full,
+               "next_theta_v": full}
+    if program == SOLVER_PREDICTOR:
+        domains["contravariant_correction_at_cells_on_half_levels"] = (
+            s["start_cell_index_lateral_lvl3"], s["end_cell_index_halo_lvl1"],
+            s["flat_level_index_plus1"], nlev + 1)
+        domains["dwdz_at_cells_on_model_levels"] = full if s["divdamp_type"] >= 3 else None
+        domains["exner_dynamical_increment"] = moist if s["at_first_substep"] else None
+    else:
+        for name in ("dynamical_vertical_mass_flux_at_cells_on_half_levels",
+                     "dynamical_vertical_volumetric_flux_at_cells_on_half_levels"):
+            # level 0 reset on the first substep only; level nlev never written
+            domains[name] = ((*cells, 0 if s["at_first_substep"] else 1, nlev)
+                             if s["lprep_adv"] else None)
+        domains["exner_dynamical_increment"] = moist if s["at_last_substep"] else None
+    return domains
+
+
+def compare_outputs(program: str, ours: dict, theirs: dict, arrays: dict, domains: dict,
                     problems: list) -> list[dict]:
-    """Whole-array comparison of every output, plus the domain checks."""
+    """Whole-array comparison of every output, plus the domain checks (`domains`: per output,
+    (start, end, k0, k1) or None: nothing may change)."""
     results = []
     for f in FIELDS[program]:
         if f.role == "in":
             continue
         a, b, init = ours[f.name], theirs[f.name], arrays[f.name]
-        mask = domain_mask(a.shape, *domain)
+        domain = domains[f.name]
+        mask = (np.zeros(a.shape, dtype=bool) if domain is None
+                else domain_mask(a.shape, *domain))
         everywhere = np.ones(a.shape, dtype=bool)
         max_rel, max_abs, worst, _ = compare(a, b, everywhere)
         identical = int(np.count_nonzero(a.view(np.int64) == b.view(np.int64)))
@@ -635,7 +876,7 @@ def compare_outputs(program: str, ours: dict, theirs: dict, arrays: dict, domain
                 checks.append(f"{side} changed {touched} values outside the domain")
         changed = float(np.mean(b[mask].view(np.int64) != init[mask].view(np.int64))) \
             if mask.any() else 0.0
-        if changed == 0.0:
+        if changed == 0.0 and domain is not None:
             checks.append("ICON4Py changed nothing in the domain: the comparison proves nothing")
         results.append({"output": f.name, "values": int(a.size), "identical": identical,
                         "max_abs": max_abs, "max_rel": max_rel, "max_ulp": ulp_distance(a, b),
@@ -660,10 +901,9 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
                          "this comparison needs the double build")
     theirs, seconds = run_icon4py_check(case.program, grid, arrays, icon4py_scalars, "gtfn_cpu")
     problems = scalar_checks(case.program, attrs, icon4py_scalars, config, scalars)
-    s = icon4py_scalars
-    domain = (s["horizontal_start"], s["horizontal_end"], s["vertical_start"], s["vertical_end"])
+    domains = output_domains(case.program, icon4py_scalars, nlev)
     rows = []
-    for r in compare_outputs(case.program, ours, theirs, arrays, domain, problems):
+    for r in compare_outputs(case.program, ours, theirs, arrays, domains, problems):
         ok = r["identical"] == r["values"] and not r["checks"]
         rows.append(Row(gc.name, nlev, case.program, case.name, r["output"], r["values"],
                         r["identical"], r["max_abs"], r["max_rel"], r["max_ulp"], r["worst"],
@@ -675,7 +915,8 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
 
 
 def short(program: str) -> str:
-    return {PREDICTOR: "rho_theta_pgrad (predictor)", CORRECTOR: "divdamp (corrector)"}[program]
+    return {PREDICTOR: "rho_theta_pgrad (predictor)", CORRECTOR: "divdamp (corrector)",
+            SOLVER_PREDICTOR: "solver (predictor)", SOLVER_CORRECTOR: "solver (corrector)"}[program]
 
 
 def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[str]) -> str:
@@ -734,6 +975,21 @@ class Icon4pyRacer:
                                                  "vertical_end")}
             variants = {"is_iau_active": [scalars["is_iau_active"]]}
             per_call = ("dtime", "iau_wgt_dyn", "is_iau_active")
+        elif program in SOLVERS:
+            const_scalars = {k: scalars[k] for k in (
+                ("rayleigh_type", "divdamp_type") if program == SOLVER_PREDICTOR else
+                ("rayleigh_type", "advection_explicit_weight_parameter",
+                 "advection_implicit_weight_parameter"))}
+            horizontal = {k: scalars[k] for k in scalars if k.startswith(("start_cell_index",
+                                                                          "end_cell_index"))}
+            vertical = {k: scalars[k] for k in (
+                "end_index_of_damping_layer", "kstart_moist", "vertical_start_index_model_top",
+                "vertical_end_index_model_surface", "flat_level_index_plus1") if k in scalars}
+            flags = ("at_first_substep", "is_iau_active") + (
+                ("at_last_substep", "lprep_adv") if program == SOLVER_CORRECTOR else ())
+            variants = {k: [scalars[k]] for k in flags}
+            per_call = flags + ("dtime", "iau_wgt_dyn") + (
+                ("r_nsubsteps", "ndyn_substeps_var") if program == SOLVER_CORRECTOR else ())
         else:
             const_scalars = {k: scalars[k] for k in (
                 "advection_explicit_weight_parameter", "advection_implicit_weight_parameter",
@@ -808,6 +1064,8 @@ def run_race(args, runner, icondiff_cli, workdir: pathlib.Path, env: dict) -> tu
         path = ii.grid_file(f"generate:{spec}", icondiff_cli and str(icondiff_cli), workdir)
         grid = ii.load_icon4py_grid(path, "gtfn_cpu", num_levels=args.nlev)
         for program, case in RACE_CASES.items():
+            if program not in args.programs:
+                continue
             arrays, scalars, icon4py_scalars, _ = make_inputs(case, grid, path, args.nlev,
                                                               args.seed, spec)
             inputs = workdir / f"race-{spec}-{program}.in.nc"
@@ -923,6 +1181,8 @@ def main() -> int:
     parser.add_argument("--grids", help="comma-separated subset of R02B03, R19B04-LAM, gen-R2B4")
     parser.add_argument("--nlev", type=int, help="levels (default 65; 20 with --quick)")
     parser.add_argument("--quick", action="store_true", help="20 levels")
+    parser.add_argument("--programs", help="comma-separated subset of the programs (ICON4Py "
+                        "names; default all four)")
     parser.add_argument("--seed", type=int, default=20250301)
     parser.add_argument("--race", action="store_true", help="the speed race instead of the check")
     parser.add_argument("--race-grids", default="R2B4,R2B5",
@@ -941,15 +1201,16 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the netCDF files")
     args = parser.parse_args()
     args.nlev = args.nlev or (20 if args.quick else 65)
+    args.programs = ([p.strip() for p in args.programs.split(",")] if args.programs
+                     else list(MODULES))
+    unknown = set(args.programs) - set(MODULES)
+    if unknown:
+        parser.error(f"unknown programs {sorted(unknown)} (choose from {', '.join(MODULES)})")
 
     if args.race:
-        if not sys.flags.optimize:  # gt4py's advice for performance runs: python -O
-            os.execv(sys.executable, [sys.executable, "-O", *sys.argv])
-        # Both sides' OpenMP settings; OpenMP reads them once, so before gt4py is imported.
-        os.environ["OMP_NUM_THREADS"] = str(args.threads)
-        os.environ.setdefault("OMP_PROC_BIND", "spread")
-        os.environ.setdefault("OMP_PLACES", "threads")
-        import race as _race  # noqa: F401  (records the CPU set before libgomp binds this process)
+        import race  # records the CPU set before libgomp binds this process
+
+        race.performance_process(args.threads)  # python -O, OpenMP settings: before gt4py
     env = dict(os.environ)
     import warnings
 
@@ -1012,6 +1273,8 @@ def main() -> int:
         print(f"\n== {gc.name} ({gc.path}): {grid.num_cells} cells, {grid.num_edges} edges, "
               f"limited_area={grid.limited_area}", flush=True)
         for case in CASES:
+            if case.program not in args.programs:
+                continue
             t0 = time.time()
             cached = gt4py_cache_entries()
             try:

@@ -362,6 +362,17 @@ PROGRAMS = tuple(s for s in STENCILS if not s.spec.startswith("elem"))
 INT_SCALARS = {"nrdmax", "type_shear", "interior_idx", "halo_idx", "start_2nd_nudge_line_idx_e"}
 BOOL_SCALARS = {"limited_area", "apply_zdiffusion_t"}
 
+
+def typed_scalars(scalars: dict, int_names=INT_SCALARS, bool_names=BOOL_SCALARS) -> dict:
+    """ICON4Py's scalar arguments: gtx.int32 for `int_names`, bool for `bool_names`, float
+    otherwise."""
+    import gt4py.next as gtx
+
+    return {name: gtx.int32(value) if name in int_names else
+            bool(value) if name in bool_names else float(value)
+            for name, value in scalars.items()}
+
+
 LOCAL_SIZES = {"C2E": 3, "C2E2C": 3, "C2E2CO": 4, "E2C2V": 4, "V2E": 6}
 
 
@@ -697,13 +708,7 @@ def run_icon4py(stencil: Stencil, grid, arrays: dict, scalars: dict, rng_range, 
     for f in stencil.fields:
         kwargs[f.name] = gtx.as_field(tuple(gdims[d] for d in f.dims.split(",")),
                                       arrays[f.name].copy())
-    for name, value in scalars.items():
-        if name in INT_SCALARS:
-            kwargs[name] = gtx.int32(value)
-        elif name in BOOL_SCALARS:
-            kwargs[name] = bool(value)
-        else:
-            kwargs[name] = float(value)
+    kwargs.update(typed_scalars(scalars))
     if stencil.has_domain:
         start, end, k0, k1 = rng_range
         kwargs.update(horizontal_start=gtx.int32(start), horizontal_end=gtx.int32(end),

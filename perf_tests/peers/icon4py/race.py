@@ -220,6 +220,19 @@ def tables(results: list[dict]) -> tuple[list[dict], list[dict]]:
     return whole, per_stencil
 
 
+def performance_process(threads: int) -> dict:
+    """Makes this process a race's: re-executed with python -O (gt4py's advice for performance
+    runs) and both sides' OpenMP settings (OMP_NUM_THREADS=threads, binding spread/threads unless
+    set; OpenMP reads them once, so call this before gt4py is imported). Returns the environment
+    for the icondiff side."""
+    if not sys.flags.optimize:
+        os.execv(sys.executable, [sys.executable, "-O", *sys.argv])
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ.setdefault("OMP_PROC_BIND", "spread")
+    os.environ.setdefault("OMP_PLACES", "threads")
+    return dict(os.environ)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--icondiff", required=True, help="icondiff binary (OpenMP build)")
@@ -232,14 +245,7 @@ def main(argv=None) -> int:
     ap.add_argument("--markdown", help="write the tables as markdown here")
     ap.add_argument("--json", help="write all numbers as JSON here")
     args = ap.parse_args(argv)
-    if not sys.flags.optimize:  # gt4py's advice for performance runs: python -O
-        os.execv(sys.executable, [sys.executable, "-O", *sys.argv])
-
-    # OpenMP settings of both sides; OpenMP reads them once, so before gt4py is imported.
-    os.environ["OMP_NUM_THREADS"] = str(args.threads)
-    os.environ.setdefault("OMP_PROC_BIND", "spread")
-    os.environ.setdefault("OMP_PLACES", "threads")
-    env = dict(os.environ)
+    env = performance_process(args.threads)
     sys.path.insert(0, str(HERE))
     import icon4py_inputs as ii
 

@@ -24,22 +24,25 @@
 // parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
 // temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
 //
-// The two dycore programs (compute_rho_theta_pgrad_and_update_vn,
-// apply_divergence_damping_and_update_vn; ../compare_dycore.py) run through Dycore<Space>: the
-// runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the bundle's
-// members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
+// The four dycore programs (compute_rho_theta_pgrad_and_update_vn,
+// apply_divergence_damping_and_update_vn, vertically_implicit_solver_at_predictor_step,
+// vertically_implicit_solver_at_corrector_step; ../compare_dycore.py) run through Dycore<Space>:
+// the runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the
+// bundle's members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
 // interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths; a
-// static field the program does not read may be absent and is then zero), the call's arguments
-// (RhoThetaPgradArguments / DivergenceDampingArguments, same names as ICON4Py's), a
-// DycoreConfig (divdamp_order, max_nudging_coefficient, veladv_offctr, fourth_order_divdamp_factor
-// from the file when present), and runs the program over the domain the Dycore computes
-// (rho_theta_pgrad_domain(), divergence_damping_domain()), written as icondiff_horizontal_* /
-// icondiff_vertical_* like the other stencils, with the zone values and derived scalars the
-// Dycore uses (icondiff_start_edge_nudging_level_2, icondiff_advection_explicit_weight_parameter,
-// ...). --time N then times N more calls of the program alone, each fenced (the outputs are
-// those of the first call; both programs write their outputs from their inputs only, so every
-// call writes the same values): icondiff_call_seconds (every call) and
-// icondiff_call_seconds_median.
+// static field the program does not read may be absent and is then zero; nflatlev, nflat_gradp,
+// end_index_of_damping_layer, kstart_moist, mean_cell_area from the file when present), the
+// call's arguments (RhoThetaPgradArguments, DivergenceDampingArguments, SolverPredictorArguments,
+// SolverCorrectorArguments: same names as ICON4Py's), a DycoreConfig (divdamp_order,
+// divdamp_type, rayleigh_type, max_nudging_coefficient, veladv_offctr,
+// fourth_order_divdamp_factor from the file when present), and runs the program over the domain
+// the Dycore computes (rho_theta_pgrad_domain(), divergence_damping_domain(), solver_domain() and
+// for the predictor's interpolation contravariant_correction_domain()), written as
+// icondiff_horizontal_* / icondiff_vertical_* (icondiff_interpolation_*) like the other stencils,
+// with the zone values and derived scalars the Dycore uses (icondiff_start_edge_nudging_level_2,
+// icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). The
+// outputs are written after the first call; --time N then times N more calls of the program
+// alone, each fenced: icondiff_call_seconds (every call) and icondiff_call_seconds_median.
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/core/physical_constants.hpp>
@@ -853,6 +856,8 @@ DycoreInputs<Mem> dycore_inputs(const Context& c) {
   in.nflatlev = c.scalar_or<int>("nflatlev", 0);
   in.nflat_gradp = c.scalar_or<int>("nflat_gradp", 0);
   in.mean_cell_area = c.scalar_or<double>("mean_cell_area", 1.0);
+  in.end_index_of_damping_layer = c.scalar_or<int>("end_index_of_damping_layer", 0);
+  in.kstart_moist = c.scalar_or<int>("kstart_moist", 0);
   read_fields(c, in.metric, true);
   read_fields(c, in.interpolation, true);
   read_fields(c, in.edges, true);
@@ -866,6 +871,11 @@ DycoreInputs<Mem> dycore_inputs(const Context& c) {
 DycoreConfig dycore_config(const Context& c) {
   DycoreConfig config;
   config.divdamp_order = static_cast<DivergenceDampingOrder>(c.scalar_or<int>("divdamp_order", 24));
+  config.divdamp_type = static_cast<DivergenceDampingType>(
+      c.scalar_or<int>("divdamp_type", static_cast<int>(config.divdamp_type)));
+  config.rayleigh_type = static_cast<RayleighType>(
+      c.scalar_or<int>("rayleigh_type", static_cast<int>(config.rayleigh_type)));
+  config.iau_init = c.scalar_or<int>("is_iau_active", 0) != 0;
   config.max_nudging_coefficient =
       c.scalar_or<double>("max_nudging_coefficient", config.max_nudging_coefficient);
   config.veladv_offctr = c.scalar_or<double>("veladv_offctr", config.veladv_offctr);
@@ -874,15 +884,19 @@ DycoreConfig dycore_config(const Context& c) {
   return config;
 }
 
-/// Runs `call` once, then --time more times, each fenced; writes the domain and the times.
-template <class Call>
-void run_dycore_program(Context& c, const ProgramDomain& domain, const Call& call) {
+/// Runs `call` once, writes the outputs (`write`), then runs --time more calls, each fenced;
+/// writes the domain and the times. The outputs are those of the first call (the solver's
+/// corrector accumulates into its in/out fields on some substeps).
+template <class Call, class Write>
+void run_dycore_program(Context& c, const ProgramDomain& domain, const Call& call,
+                        const Write& write) {
   c.out.attribute("icondiff_horizontal_start", domain.horizontal.start);
   c.out.attribute("icondiff_horizontal_end", domain.horizontal.end);
   c.out.attribute("icondiff_vertical_start", domain.vertical_start);
   c.out.attribute("icondiff_vertical_end", domain.vertical_end);
   call();
   compat::fence(Space(), label(c.stencil));
+  write();
   if (c.timed_calls <= 0) return;
   std::vector<double> seconds;
   for (int i = 0; i < c.timed_calls; ++i) {
@@ -925,12 +939,15 @@ void compute_rho_theta_pgrad_and_update_vn(Context& c) {
   write_dycore_zones(c);
   c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
   c.out.attribute("icondiff_nflat_gradp", dycore.inputs().nflat_gradp);
-  run_dycore_program(c, dycore.rho_theta_pgrad_domain(),
-                     [&] { dycore.compute_rho_theta_pgrad_and_update_vn(args); });
-  c.write("rho_at_edges_on_model_levels", args.rho_at_edges_on_model_levels);
-  c.write("theta_v_at_edges_on_model_levels", args.theta_v_at_edges_on_model_levels);
-  c.write("horizontal_pressure_gradient", args.horizontal_pressure_gradient);
-  c.write("next_vn", args.next_vn);
+  run_dycore_program(
+      c, dycore.rho_theta_pgrad_domain(),
+      [&] { dycore.compute_rho_theta_pgrad_and_update_vn(args); },
+      [&] {
+        c.write("rho_at_edges_on_model_levels", args.rho_at_edges_on_model_levels);
+        c.write("theta_v_at_edges_on_model_levels", args.theta_v_at_edges_on_model_levels);
+        c.write("horizontal_pressure_gradient", args.horizontal_pressure_gradient);
+        c.write("next_vn", args.next_vn);
+      });
 }
 
 void apply_divergence_damping_and_update_vn(Context& c) {
@@ -964,9 +981,92 @@ void apply_divergence_damping_and_update_vn(Context& c) {
   c.out.real_attribute("icondiff_max_nudging_coefficient", config.max_nudging_coefficient);
   c.out.real_attribute("icondiff_mean_cell_area", dycore.inputs().mean_cell_area);
   c.out.real_attribute("icondiff_dbl_eps", physics::dbl_eps);
-  run_dycore_program(c, dycore.divergence_damping_domain(),
-                     [&] { dycore.apply_divergence_damping_and_update_vn(args); });
-  c.write("next_vn", args.next_vn);
+  run_dycore_program(
+      c, dycore.divergence_damping_domain(),
+      [&] { dycore.apply_divergence_damping_and_update_vn(args); },
+      [&] { c.write("next_vn", args.next_vn); });
+}
+
+/// The solver steps' cell zones, vertical indices and configuration, for the caller to compare
+/// with the arguments solve_nonhydro gives ICON4Py's programs.
+void write_solver_attributes(const Context& c, const Dycore<Space>& dycore) {
+  const auto start = [&](Zone z) { return c.device.range(L::Cell, z).start; };
+  const auto end = [&](Zone z) { return c.device.range(L::Cell, z).end; };
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.out.attribute("icondiff_start_cell_index_nudging", start(Z::Nudging));
+  c.out.attribute("icondiff_end_cell_index_local", end(Z::Local));
+  c.out.attribute("icondiff_start_cell_index_lateral_lvl3", start(Z::LateralBoundary3));
+  c.out.attribute("icondiff_end_cell_index_halo_lvl1", end(Z::Halo));
+  const DycoreInputs<Mem>& in = dycore.inputs();
+  c.out.attribute("icondiff_end_index_of_damping_layer", in.end_index_of_damping_layer);
+  c.out.attribute("icondiff_kstart_moist", in.kstart_moist);
+  c.out.attribute("icondiff_nflatlev", in.nflatlev);
+  c.out.attribute("icondiff_rayleigh_type", static_cast<int>(dycore.config().rayleigh_type));
+  c.out.attribute("icondiff_divdamp_type", static_cast<int>(dycore.config().divdamp_type));
+}
+
+/// The outputs both solver steps share.
+template <class Arguments>
+void write_solver_outputs(const Context& c, const Arguments& args) {
+  c.write("next_w", args.next_w);
+  c.write("next_rho", args.next_rho);
+  c.write("next_exner", args.next_exner);
+  c.write("next_theta_v", args.next_theta_v);
+  c.write("exner_dynamical_increment", args.exner_dynamical_increment);
+}
+
+void vertically_implicit_solver_at_predictor_step(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  SolverPredictorArguments<Mem> args;
+  read_fields(c, args, false);
+  args.rayleigh_damping_factor = c.view<V1<wp>>("rayleigh_damping_factor", {c.k()});
+  args.iau_wgt_dyn = c.in.scalar<wp>("iau_wgt_dyn");
+  args.dtime = c.in.scalar<wp>("dtime");
+  args.is_iau_active = c.in.scalar<int>("is_iau_active") != 0;
+  args.at_first_substep = c.in.scalar<int>("at_first_substep") != 0;
+  write_solver_attributes(c, dycore);
+  const ProgramDomain interpolation = dycore.contravariant_correction_domain();
+  c.out.attribute("icondiff_interpolation_horizontal_start", interpolation.horizontal.start);
+  c.out.attribute("icondiff_interpolation_horizontal_end", interpolation.horizontal.end);
+  c.out.attribute("icondiff_interpolation_vertical_start", interpolation.vertical_start);
+  c.out.attribute("icondiff_interpolation_vertical_end", interpolation.vertical_end);
+  run_dycore_program(
+      c, dycore.solver_domain(), [&] { dycore.vertically_implicit_solver_at_predictor_step(args); },
+      [&] {
+        c.write("contravariant_correction_at_cells_on_half_levels",
+                args.contravariant_correction_at_cells_on_half_levels);
+        write_solver_outputs(c, args);
+        c.write("dwdz_at_cells_on_model_levels", args.dwdz_at_cells_on_model_levels);
+      });
+}
+
+void vertically_implicit_solver_at_corrector_step(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  SolverCorrectorArguments<Mem> args;
+  read_fields(c, args, false);
+  args.rayleigh_damping_factor = c.view<V1<wp>>("rayleigh_damping_factor", {c.k()});
+  args.lprep_adv = c.in.scalar<int>("lprep_adv") != 0;
+  args.r_nsubsteps = c.in.scalar<wp>("r_nsubsteps");
+  args.ndyn_substeps_var = c.in.scalar<wp>("ndyn_substeps_var");
+  args.iau_wgt_dyn = c.in.scalar<wp>("iau_wgt_dyn");
+  args.dtime = c.in.scalar<wp>("dtime");
+  args.is_iau_active = c.in.scalar<int>("is_iau_active") != 0;
+  args.at_first_substep = c.in.scalar<int>("at_first_substep") != 0;
+  args.at_last_substep = c.in.scalar<int>("at_last_substep") != 0;
+  write_solver_attributes(c, dycore);
+  c.out.real_attribute("icondiff_advection_explicit_weight_parameter",
+                       dycore.config().advection_explicit_weight_parameter());
+  c.out.real_attribute("icondiff_advection_implicit_weight_parameter",
+                       dycore.config().advection_implicit_weight_parameter());
+  run_dycore_program(
+      c, dycore.solver_domain(), [&] { dycore.vertically_implicit_solver_at_corrector_step(args); },
+      [&] {
+        write_solver_outputs(c, args);
+        c.write("dynamical_vertical_mass_flux_at_cells_on_half_levels",
+                args.dynamical_vertical_mass_flux_at_cells_on_half_levels);
+        c.write("dynamical_vertical_volumetric_flux_at_cells_on_half_levels",
+                args.dynamical_vertical_volumetric_flux_at_cells_on_half_levels);
+      });
 }
 
 using StencilFunction = void (*)(Context&);
@@ -1001,6 +1101,8 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(update_theta_and_exner),
       ICONDIFF_RUNNER_STENCIL(compute_rho_theta_pgrad_and_update_vn),
       ICONDIFF_RUNNER_STENCIL(apply_divergence_damping_and_update_vn),
+      ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_predictor_step),
+      ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_corrector_step),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;
