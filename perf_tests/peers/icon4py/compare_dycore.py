@@ -1015,7 +1015,9 @@ class Icon4pyRacer:
         t0 = time.perf_counter()  # gt4py compiles (or loads from its cache) at the first call
         self.bound(**self.kwargs)
         self.first_s = time.perf_counter() - t0
-        self.result = {f.name: self.kwargs[f.name].asnumpy() for f in FIELDS[program]
+        # copies: asnumpy() may share the field's buffer, which later calls update in place
+        # (the solver's corrector accumulates the tracer fluxes)
+        self.result = {f.name: self.kwargs[f.name].asnumpy().copy() for f in FIELDS[program]
                        if f.role != "in"}
         self.times: list[float] = []
 
