@@ -166,106 +166,80 @@ namespace icondiff {
   FIELD(horizontal_pressure_gradient, vp, Edge, None, Full, Required, "m-1",                       \
         "horizontal gradient of the Exner pressure", "z_gradh_exner", "")
 
-/// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
-#define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
-  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
-        "contravariant correction of w at cells (in/out: written below nflatlev)",                 \
-        "p_nh%diag%w_concorr_c", "")                                                                \
-  FIELD(next_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind, new time level (in/out)",  \
-        "p_nh%prog(nnew)%w", "")                                                                    \
+/// The new state both solver steps write (next_w: in/out, its surface value set first).
+#define ICONDIFF_SOLVER_NEW_STATE_FIELDS(FIELD)                                                    \
+  FIELD(next_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind, new time level (in/out)", \
+        "p_nh%prog(nnew)%w", "")                                                                   \
   FIELD(next_rho, wp, Cell, None, Full, Required, "kg m-3", "density, new time level (output)",    \
-        "p_nh%prog(nnew)%rho", "")                                                                  \
+        "p_nh%prog(nnew)%rho", "")                                                                 \
   FIELD(next_exner, wp, Cell, None, Full, Required, "1", "Exner pressure, new time level "         \
-        "(output)", "p_nh%prog(nnew)%exner", "")                                                    \
+        "(output)", "p_nh%prog(nnew)%exner", "")                                                   \
   FIELD(next_theta_v, wp, Cell, None, Full, Required, "K", "virtual potential temperature, new "   \
-        "time level (output)", "p_nh%prog(nnew)%theta_v", "")                                       \
-  FIELD(dwdz_at_cells_on_model_levels, vp, Cell, None, Full, Required, "s-1",                      \
-        "dw/dz for the divergence damping (in/out: written when divdamp_type >= 3)", "z_dwdz_dd", "")\
-  FIELD(exner_dynamical_increment, vp, Cell, None, Full, Required, "1",                            \
-        "dynamical exner increment (in/out: set on the first substep)", "p_nh%diag%exner_dyn_incr",\
-        "")                                                                                         \
-  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
-        "m s-1", "contravariant correction of the normal wind at edges", "z_w_concorr_me", "")      \
-  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",         \
-        "horizontal mass flux at edges", "p_nh%diag%mass_fl_e", "")                                 \
+        "time level (output)", "p_nh%prog(nnew)%theta_v", "")
+
+/// The inputs both solver steps read.
+#define ICONDIFF_SOLVER_INPUT_FIELDS(FIELD)                                                        \
+  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",          \
+        "horizontal mass flux at edges", "p_nh%diag%mass_fl_e", "")                                \
   FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
-        "horizontal theta_v flux at edges", "z_theta_v_fl_e", "")                                   \
+        "horizontal theta_v flux at edges", "z_theta_v_fl_e", "")                                  \
   FIELD(predictor_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
-        "advective tendency of w, predictor", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl1)", "")             \
+        "advective tendency of w, predictor", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl1)", "")            \
   FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
-        "buoyancy term of w (level 0 unused)", "z_th_ddz_exner_c", "")                              \
+        "buoyancy term of w (level 0 unused)", "z_th_ddz_exner_c", "")                             \
   FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
-        "density at half levels", "p_nh%diag%rho_ic", "")                                           \
+        "density at half levels", "p_nh%diag%rho_ic", "")                                          \
   FIELD(current_exner, wp, Cell, None, Full, Required, "1", "Exner pressure now",                  \
-        "p_nh%prog(nnow)%exner", "")                                                                \
+        "p_nh%prog(nnow)%exner", "")                                                               \
   FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now",                      \
-        "p_nh%prog(nnow)%rho", "")                                                                  \
+        "p_nh%prog(nnow)%rho", "")                                                                 \
   FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now",                       \
-        "p_nh%prog(nnow)%theta_v", "")                                                              \
+        "p_nh%prog(nnow)%theta_v", "")                                                             \
   FIELD(current_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind now",                   \
-        "p_nh%prog(nnow)%w", "")                                                                    \
+        "p_nh%prog(nnow)%w", "")                                                                   \
   FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
-        "theta_v at half levels", "p_nh%diag%theta_v_ic", "")                                       \
+        "theta_v at half levels", "p_nh%diag%theta_v_ic", "")                                      \
   FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
-        "Exner pressure minus reference", "p_nh%diag%exner_pr", "")                                 \
+        "Exner pressure minus reference", "p_nh%diag%exner_pr", "")                                \
   FIELD(exner_tendency_due_to_slow_physics, vp, Cell, None, Full, Required, "s-1",                 \
-        "slow-physics tendency of exner", "p_nh%diag%ddt_exner_phy", "")                            \
+        "slow-physics tendency of exner", "p_nh%diag%ddt_exner_phy", "")                           \
   FIELD(rho_iau_increment, vp, Cell, None, Full, Required, "kg m-3",                               \
-        "IAU increment of rho (read when IAU is active)", "p_nh%diag%rho_incr", "")                 \
+        "IAU increment of rho (read when IAU is active)", "p_nh%diag%rho_incr", "")                \
   FIELD(exner_iau_increment, vp, Cell, None, Full, Required, "1",                                  \
         "IAU increment of exner (read when IAU is active)", "p_nh%diag%exner_incr", "")
 
+/// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
+#define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w at cells (in/out: written on half levels nflatlev+1..nlev)", \
+        "p_nh%diag%w_concorr_c", "")                                                               \
+  ICONDIFF_SOLVER_NEW_STATE_FIELDS(FIELD)                                                          \
+  FIELD(dwdz_at_cells_on_model_levels, vp, Cell, None, Full, Required, "s-1",                      \
+        "dw/dz for the divergence damping (in/out: written when divdamp_type >= 3)", "z_dwdz_dd", "") \
+  FIELD(exner_dynamical_increment, vp, Cell, None, Full, Required, "1",                            \
+        "dynamical exner increment (in/out: set on the first substep)", "p_nh%diag%exner_dyn_incr", \
+        "")                                                                                        \
+  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
+        "m s-1", "contravariant correction of the normal wind at edges", "z_w_concorr_me", "")     \
+  ICONDIFF_SOLVER_INPUT_FIELDS(FIELD)
+
 /// vertically_implicit_solver_at_corrector_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_CORRECTOR_FIELDS(FIELD)                                                    \
-  FIELD(next_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind, new time level (in/out)",  \
-        "p_nh%prog(nnew)%w", "")                                                                    \
-  FIELD(next_rho, wp, Cell, None, Full, Required, "kg m-3", "density, new time level (output)",    \
-        "p_nh%prog(nnew)%rho", "")                                                                  \
-  FIELD(next_exner, wp, Cell, None, Full, Required, "1", "Exner pressure, new time level "         \
-        "(output)", "p_nh%prog(nnew)%exner", "")                                                    \
-  FIELD(next_theta_v, wp, Cell, None, Full, Required, "K", "virtual potential temperature, new "   \
-        "time level (output)", "p_nh%prog(nnew)%theta_v", "")                                       \
-  FIELD(dynamical_vertical_mass_flux_at_cells_on_half_levels, wp, Cell, None, Half, Required,     \
+  ICONDIFF_SOLVER_NEW_STATE_FIELDS(FIELD)                                                          \
+  FIELD(dynamical_vertical_mass_flux_at_cells_on_half_levels, wp, Cell, None, Half, Required,      \
         "kg m-2 s-1", "vertical mass flux for tracer advection (in/out: with lprep_adv)",          \
-        "prep_adv%mass_flx_ic", "")                                                                 \
+        "prep_adv%mass_flx_ic", "")                                                                \
   FIELD(dynamical_vertical_volumetric_flux_at_cells_on_half_levels, wp, Cell, None, Half,          \
         Required, "m s-1", "vertical volume flux for tracer advection (in/out: with lprep_adv)",   \
-        "prep_adv%vol_flx_ic", "")                                                                  \
+        "prep_adv%vol_flx_ic", "")                                                                 \
   FIELD(exner_dynamical_increment, vp, Cell, None, Full, Required, "1",                            \
         "dynamical exner increment (in/out: updated on the last substep)",                         \
-        "p_nh%diag%exner_dyn_incr", "")                                                             \
-  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",         \
-        "horizontal mass flux at edges", "p_nh%diag%mass_fl_e", "")                                 \
-  FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
-        "horizontal theta_v flux at edges", "z_theta_v_fl_e", "")                                   \
-  FIELD(predictor_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
-        "advective tendency of w, predictor", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl1)", "")             \
+        "p_nh%diag%exner_dyn_incr", "")                                                            \
+  ICONDIFF_SOLVER_INPUT_FIELDS(FIELD)                                                              \
   FIELD(corrector_vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",       \
-        "advective tendency of w, corrector", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl2)", "")             \
-  FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
-        "buoyancy term of w (level 0 unused)", "z_th_ddz_exner_c", "")                              \
-  FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
-        "density at half levels", "p_nh%diag%rho_ic", "")                                           \
+        "advective tendency of w, corrector", "p_nh%diag%ddt_w_adv_pc(:,:,:,ntl2)", "")            \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
-        "contravariant correction of w at cells", "p_nh%diag%w_concorr_c", "")                      \
-  FIELD(current_exner, wp, Cell, None, Full, Required, "1", "Exner pressure now",                  \
-        "p_nh%prog(nnow)%exner", "")                                                                \
-  FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now",                      \
-        "p_nh%prog(nnow)%rho", "")                                                                  \
-  FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now",                       \
-        "p_nh%prog(nnow)%theta_v", "")                                                              \
-  FIELD(current_w, wp, Cell, None, Half, Required, "m s-1", "vertical wind now",                   \
-        "p_nh%prog(nnow)%w", "")                                                                    \
-  FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
-        "theta_v at half levels", "p_nh%diag%theta_v_ic", "")                                       \
-  FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
-        "Exner pressure minus reference", "p_nh%diag%exner_pr", "")                                 \
-  FIELD(exner_tendency_due_to_slow_physics, vp, Cell, None, Full, Required, "s-1",                 \
-        "slow-physics tendency of exner", "p_nh%diag%ddt_exner_phy", "")                            \
-  FIELD(rho_iau_increment, vp, Cell, None, Full, Required, "kg m-3",                               \
-        "IAU increment of rho (read when IAU is active)", "p_nh%diag%rho_incr", "")                 \
-  FIELD(exner_iau_increment, vp, Cell, None, Full, Required, "1",                                  \
-        "IAU increment of exner (read when IAU is active)", "p_nh%diag%exner_incr", "")
+        "contravariant correction of w at cells", "p_nh%diag%w_concorr_c", "")
 // clang-format on
 
 template <class MemorySpace>
