@@ -75,28 +75,36 @@ TEST(TEST_CATEGORY, points_levels_covers_exactly_the_range_with_every_schedule) 
   const std::vector<RangeCase> cases = {{{37, 571}, 2, 7},  {{0, n}, 0, nlev}, {{100, 356}, 0, 1},
                                         {{699, 700}, 8, 9}, {{5, 5}, 0, nlev}, {{0, n}, 4, 4},
                                         {{10, 20}, 6, 3}};
+  // Level blocks of the tiled schedules: one level, a divisor and a non-divisor of some ranges,
+  // more levels than any range has, all levels.
   for (const LoopSchedule schedule : {LoopSchedule::MDRange, LoopSchedule::Flat,
-                                      LoopSchedule::PointsOuter, LoopSchedule::LevelChunks}) {
-    KernelRunner<Space> runner(Space(), schedule);
-    EXPECT_EQ(runner.schedule(), schedule);
-    for (const auto& c : cases) {
-      const std::string what = std::string(to_string(schedule)) + " [" +
-                               std::to_string(c.points.start) + "," + std::to_string(c.points.end) +
-                               ") x [" + std::to_string(c.k0) + "," + std::to_string(c.k1) + ")";
-      Field out("out", n, nlev);
-      Counts visits("visits", n, nlev);
-      Kokkos::deep_copy(out, poison);
-      runner.points_levels("icondiff::test::points_levels", c.points, c.k0, c.k1,
-                           MarkPointLevel{out, visits});
-      runner.fence("icondiff::test::points_levels");
-      expect_exactly_range(out, visits, c.points, c.k0, c.k1, what);
+                                      LoopSchedule::PointsOuter, LoopSchedule::LevelChunks})
+    for (const index_t level_block : {1, 2, 3, 16, all_levels}) {
+      KernelRunner<Space> runner(Space(), schedule);
+      runner.set_level_block(level_block);
+      EXPECT_EQ(runner.schedule(), schedule);
+      EXPECT_EQ(runner.level_block(), level_block);
+      for (const auto& c : cases) {
+        const std::string what =
+            std::string(to_string(schedule)) + " level block " + std::to_string(level_block) +
+            " [" + std::to_string(c.points.start) + "," + std::to_string(c.points.end) + ") x [" +
+            std::to_string(c.k0) + "," + std::to_string(c.k1) + ")";
+        Field out("out", n, nlev);
+        Counts visits("visits", n, nlev);
+        Kokkos::deep_copy(out, poison);
+        runner.points_levels("icondiff::test::points_levels", c.points, c.k0, c.k1,
+                             MarkPointLevel{out, visits});
+        runner.fence("icondiff::test::points_levels");
+        expect_exactly_range(out, visits, c.points, c.k0, c.k1, what);
+      }
     }
-  }
   // set_schedule switches the schedule of later launches.
   KernelRunner<Space> runner;
   EXPECT_EQ(runner.schedule(), default_loop_schedule<Space>());
   runner.set_schedule(LoopSchedule::Flat);
   EXPECT_EQ(runner.schedule(), LoopSchedule::Flat);
+  EXPECT_EQ(runner.level_block(), 1);
+  EXPECT_THROW(runner.set_level_block(-1), ConfigError);
 }
 
 TEST(TEST_CATEGORY, levels_covers_exactly_its_levels) {

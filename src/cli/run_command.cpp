@@ -65,6 +65,7 @@ struct RunOptions {
   double dtime = 300.0;
   std::string strategy = "fused";
   std::string schedule = to_string(default_loop_schedule<Space>());
+  int level_block = 1;  ///< levels per work item of level-chunks / mdrange; 0: all
   std::string output;
   int output_every = 0;  ///< 0: only the first and last state
   std::string timers;
@@ -539,6 +540,7 @@ int run_driver(const RunOptions& o) {
   DiffusionOptions<Space> options;
   options.strategy = strategy;
   options.schedule = parse_loop_schedule(o.schedule);
+  options.level_block = o.level_block;
   options.exchange = part.exchange;
   std::unique_ptr<Diffusion<Space>> granule;
   ranks.collectively(
@@ -750,6 +752,10 @@ Command add_run_options(CLI::App& app, bool checks_only) {
       ->capture_default_str();
   app.add_option("--loop-schedule", o->schedule, "how kernels map (point, level) to threads")
       ->check(CLI::IsMember({"points-outer", "mdrange", "flat", "level-chunks"}))
+      ->capture_default_str();
+  app.add_option("--level-block", o->level_block,
+                 "levels per work item of level-chunks and mdrange (0: all levels)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--output", o->output, "write a CF/UGRID netCDF file");
   app.add_option("--output-every", o->output_every,

@@ -79,6 +79,7 @@ Diffusion<ExecSpace>::Diffusion(const DiffusionConfig& config,
                                  : std::make_shared<SingleNodeExchange<ExecSpace>>()),
       default_space_(options.space),
       runner_(options.space, options.schedule) {
+  runner_.set_level_block(options.level_block);
   if (nlev_ < 2)
     throw ConfigError(
         fmt::format("diffusion: nlev = {}, but the cold-pool step needs at least 2 levels", nlev_));

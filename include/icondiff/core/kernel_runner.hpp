@@ -12,6 +12,7 @@
 // tool callbacks per launch.
 #pragma once
 
+#include <icondiff/core/error.hpp>
 #include <icondiff/core/index_range.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -55,6 +56,16 @@ class KernelRunner {
   void set_schedule(LoopSchedule schedule) { schedule_ = schedule; }
   LoopSchedule schedule() const { return schedule_; }
 
+  /// Levels per work item of the LevelChunks and MDRange schedules (launch.hpp; all_levels: the
+  /// whole level range of a launch). 1 unless set.
+  void set_level_block(index_t level_block) {
+    if (level_block < 0)
+      throw ConfigError("level block " + std::to_string(level_block) +
+                        " is negative: expected a number of levels >= 1, or 0 for all levels");
+    level_block_ = level_block;
+  }
+  index_t level_block() const { return level_block_; }
+
   /// Attaches per-kernel timers (a fence before and after every kernel) or detaches them.
   void set_timers(KernelTimers* timers) { timers_ = timers; }
   KernelTimers* timers() const { return timers_; }
@@ -67,7 +78,8 @@ class KernelRunner {
                      index_t level_end, const Body& body) {
     compat::ScopedRegion region(region_name(label));
     timed(label, [&] {
-      parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_);
+      parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_,
+                                 level_block_);
     });
   }
 
@@ -156,6 +168,7 @@ class KernelRunner {
  private:
   ExecSpace space_;
   LoopSchedule schedule_;
+  index_t level_block_ = 1;
   KernelTimers* timers_ = nullptr;
   std::map<std::string, std::string, std::less<>> region_names_;
 };

@@ -19,14 +19,19 @@ enum class LoopSchedule {
   /// RangePolicy over points, each point loops over its levels: neighbour indices and per-point
   /// coefficients are fetched once per column (ICON's __LOOP_EXCHANGE order for CPUs).
   PointsOuter,
-  /// RangePolicy over (level, chunk of consecutive points): each work item sweeps one level of a
-  /// block of points, so every field is read contiguously and a level's neighbour data stays in
-  /// cache (ICON's OpenACC/vector order, blocked for threads).
+  /// RangePolicy over (level block, chunk of consecutive points): each work item sweeps the levels
+  /// of its block one after the other, each over a chunk of consecutive points, so every field is
+  /// read contiguously along a level, and the chunk's neighbour indices and (point, neighbour)
+  /// coefficients are reused from L1 for every level of the block (ICON's nproma blocks: jk outer,
+  /// jc inner). The level block size is the launch's `level_block` (1: one level per work item).
   LevelChunks,
 };
 
 /// Points per work item of LoopSchedule::LevelChunks.
 inline constexpr index_t level_chunk_points = 256;
+
+/// A `level_block` that means "every level of the launch in one block".
+inline constexpr index_t all_levels = 0;
 
 const char* to_string(LoopSchedule schedule);
 /// "mdrange", "flat", "points-outer" or "level-chunks"; throws ConfigError otherwise.
@@ -56,13 +61,15 @@ struct FlatPointsLevels {
 template <class Body>
 struct LevelChunkLoop {
   Body body;
-  index_t point_begin, point_end, chunks_per_level, level_begin;
+  index_t point_begin, point_end, chunks, level_begin, level_end, level_block;
   KOKKOS_INLINE_FUNCTION void operator()(const index_t item) const {
-    const index_t k = level_begin + item / chunks_per_level;
-    const index_t first = point_begin + (item % chunks_per_level) * level_chunk_points;
+    const index_t k_first = level_begin + (item / chunks) * level_block;
+    const index_t k_last = k_first + level_block < level_end ? k_first + level_block : level_end;
+    const index_t first = point_begin + (item % chunks) * level_chunk_points;
     const index_t last =
         first + level_chunk_points < point_end ? first + level_chunk_points : point_end;
-    for (index_t p = first; p < last; ++p) body(p, k);
+    for (index_t k = k_first; k < k_last; ++k)
+      for (index_t p = first; p < last; ++p) body(p, k);
   }
 };
 
@@ -78,20 +85,29 @@ struct ColumnLoop {
 }  // namespace detail
 
 /// Launches `body(point, level)` for every point in `points` and level in [level_begin,
-/// level_end) on `space` with `schedule`. Empty ranges launch nothing.
+/// level_end) on `space` with `schedule`. `level_block` (levels per work item; all_levels: the
+/// whole range) tiles LevelChunks and, as the tile's level extent, MDRange; Flat and PointsOuter
+/// ignore it. Empty ranges launch nothing.
 template <class ExecSpace, class Body>
 void parallel_for_points_levels(const std::string& label, const ExecSpace& space, IndexRange points,
                                 index_t level_begin, index_t level_end, const Body& body,
-                                LoopSchedule schedule = default_loop_schedule<ExecSpace>()) {
+                                LoopSchedule schedule = default_loop_schedule<ExecSpace>(),
+                                index_t level_block = 1) {
   if (points.empty() || level_end <= level_begin) return;
+  const index_t levels = level_end - level_begin;
+  const index_t block = level_block <= 0 || level_block > levels ? levels : level_block;
   switch (schedule) {
     case LoopSchedule::MDRange: {
       using Policy =
           Kokkos::MDRangePolicy<ExecSpace,
                                 Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                 Kokkos::IndexType<index_t>>;
-      Kokkos::parallel_for(
-          label, Policy(space, {points.start, level_begin}, {points.end, level_end}), body);
+      // Tiles of the default size unless a level block is asked for: then (chunk, block).
+      const Policy policy =
+          level_block == 1 ? Policy(space, {points.start, level_begin}, {points.end, level_end})
+                           : Policy(space, {points.start, level_begin}, {points.end, level_end},
+                                    {level_chunk_points, block});
+      Kokkos::parallel_for(label, policy, body);
       return;
     }
     case LoopSchedule::Flat: {
@@ -103,11 +119,12 @@ void parallel_for_points_levels(const std::string& label, const ExecSpace& space
     }
     case LoopSchedule::LevelChunks: {
       const index_t chunks = (points.size() + level_chunk_points - 1) / level_chunk_points;
+      const index_t blocks = (levels + block - 1) / block;
       Kokkos::parallel_for(
           label,
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
-              space, 0, chunks * (level_end - level_begin)),
-          detail::LevelChunkLoop<Body>{body, points.start, points.end, chunks, level_begin});
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space, 0, chunks * blocks),
+          detail::LevelChunkLoop<Body>{body, points.start, points.end, chunks, level_begin,
+                                       level_end, block});
       return;
     }
     case LoopSchedule::PointsOuter:

@@ -58,6 +58,8 @@ struct DiffusionOptions {
   DiffusionStrategy strategy = DiffusionStrategy::Fused;
   /// How kernels map (point, level) to threads (default: the fastest measured for the backend).
   LoopSchedule schedule = default_loop_schedule<ExecSpace>();
+  /// Levels per work item of the level-chunks and mdrange schedules (all_levels: every level).
+  index_t level_block = 1;
   /// The halo exchange of a decomposed grid; nullptr: one rank (SingleNodeExchange).
   std::shared_ptr<HaloExchange<ExecSpace>> exchange = nullptr;
   /// The instance run() enqueues on unless run() is given one.
@@ -104,6 +106,9 @@ class Diffusion {
   void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }
   void set_loop_schedule(LoopSchedule schedule) { runner_.set_schedule(schedule); }
   LoopSchedule loop_schedule() const { return runner_.schedule(); }
+  /// Levels per work item of the level-chunks and mdrange schedules (all_levels: every level).
+  void set_level_block(index_t level_block) { runner_.set_level_block(level_block); }
+  index_t level_block() const { return runner_.level_block(); }
   DiffusionStrategy strategy() const { return strategy_; }
 
   const DiffusionConfig& config() const { return config_; }
