@@ -755,7 +755,7 @@ Command add_run_options(CLI::App& app, bool checks_only) {
       ->capture_default_str();
   app.add_option("--level-block", o->level_block,
                  "levels per work item of level-chunks and mdrange (0: all levels)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Range(0, 1 << 20))
       ->capture_default_str();
   app.add_option("--output", o->output, "write a CF/UGRID netCDF file");
   app.add_option("--output-every", o->output_every,
