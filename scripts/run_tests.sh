@@ -3,8 +3,13 @@
 # every optional part on (tests, benchmarks, MPI, Fortran), builds, and runs the whole test suite.
 # Then builds the mixed-precision configuration (vp = float, ICONDIFF_MIXED_PRECISION) and runs
 # the tests whose results depend on vp (stencils, granule, savepoints, the CLI run/verify cycle).
-# Environment: ICONDIFF_BUILD_DIR (default: build-tests; the mixed build goes to <dir>-mixed),
-# ICONDIFF_SKIP_MIXED=1 skips the mixed-precision part, plus what bootstrap.sh reads.
+# Last the level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right, a single-node variant for
+# performance studies): the kernel runner, every diffusion and dycore kernel against its reference,
+# and the refusals of the paths that need ICON's layout (OpenMP backend; the layout is the same
+# for Serial).
+# Environment: ICONDIFF_BUILD_DIR (default: build-tests; the other builds go to <dir>-mixed and
+# <dir>-right), ICONDIFF_SKIP_MIXED=1 / ICONDIFF_SKIP_LAYOUT=1 skip those parts, plus what
+# bootstrap.sh reads.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 eval "$("$root/scripts/bootstrap.sh")"
@@ -26,4 +31,15 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
     test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference
   ctest --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|dycore|cli_run'
+fi
+
+if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
+  right="$build-right"
+  cmake -S "$root" -B "$right" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
+    -DICONDIFF_FIELD_LAYOUT=right -DICONDIFF_ENABLE_CLI=OFF
+  cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
+    test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
+    test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP
+  ctest --test-dir "$right" --output-on-failure -j "$jobs" \
+    -R '^test_(kernel_runner|field_lists|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver))(_OPENMP)?$'
 fi

@@ -4,11 +4,13 @@
 // copy_state and wrap_external_state do what their contracts say. Expectations are written out
 // by hand here (member names, member addresses, extents), never taken from the lists themselves.
 #include "support/expect_error.hpp"
+#include "support/field_layout_skip.hpp"
 
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/io/grid_source.hpp>
+#include <icondiff/io/savepoint_file.hpp>
 
 #include <gtest/gtest.h>
 
@@ -379,8 +381,12 @@ TEST(state_ops, if_available_fields_may_be_empty) {
 
 template <class View>
 void fill_pattern(const View& v, double offset) {
-  for (std::size_t i = 0; i < v.span(); ++i)
-    v.data()[i] = static_cast<typename View::value_type>(offset + static_cast<double>(i));
+  static_assert(View::rank == 2, "prognostic fields are (points, levels)");
+  // offset + the element's position in ICON's order (point fastest), whatever the FieldLayout.
+  for (std::size_t k = 0; k < v.extent(1); ++k)
+    for (std::size_t i = 0; i < v.extent(0); ++i)
+      v(i, k) =
+          static_cast<typename View::value_type>(offset + static_cast<double>(k * v.extent(0) + i));
 }
 
 TEST(state_ops, copy_state_is_a_deep_copy_with_labels) {
@@ -448,6 +454,7 @@ struct ExternalPrognostic {
 };
 
 TEST(state_ops, wrap_external_state_does_not_copy) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   ExternalPrognostic ext;
   const auto s = wrap_external_state<DiffusionPrognosticState, M>(ext.arrays(), sizes, "prog");
   EXPECT_EQ(s.vn.data(), ext.vn.data());
@@ -504,6 +511,7 @@ TEST(state_ops, wrap_external_state_does_not_copy) {
 }
 
 TEST(state_ops, copy_state_of_padded_external_memory) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   ExternalPrognostic ext;
   const auto s = wrap_external_state<DiffusionPrognosticState, M>(ext.arrays(), sizes, "prog");
   const auto copy = copy_state<M>(s, "copy::");
@@ -516,6 +524,7 @@ TEST(state_ops, copy_state_of_padded_external_memory) {
 }
 
 TEST(state_ops, wrap_external_state_rejects_bad_arrays) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   const auto wrap = [](const std::map<std::string, ExternalArray>& arrays) {
     return
         [arrays] { (void)wrap_external_state<DiffusionPrognosticState, M>(arrays, sizes, "prog"); };
@@ -572,6 +581,29 @@ TEST(state_ops, wrap_external_state_rejects_bad_arrays) {
         [&] { (void)wrap_external_state<DiffusionMetricState, M>(b, sizes, "metric", true); },
         {"metric", "zd_vertoffset", "8 bytes", "expected 4"}, "double for an int field");
   }
+}
+
+// With level-fastest fields (ICONDIFF_FIELD_LAYOUT=right) foreign (points, levels) memory in
+// ICON's layout cannot be wrapped without a copy: refused with an error naming the field and the
+// build option, never read transposed. 1-D arrays have no layout and still wrap.
+TEST(state_ops, level_fastest_fields_refuse_to_wrap_icon_layout_memory) {
+  if (field_layout_is_icons) GTEST_SKIP() << "this build has ICON's field layout";
+  std::vector<double> memory(17 * 5, 1.0);
+  test::expect_throw_naming<ConfigError>(
+      [&] {
+        (void)wrap_external<double, 2, M>("vn", memory.data(), {17, 5}, 17);
+      },
+      {"vn", "ICONDIFF_FIELD_LAYOUT"}, "rank-2 field");
+  // Savepoint files hold field memory as it is: refused before anything is read or written.
+  test::expect_throw_naming<SavepointFileError>(
+      [] { write_diffusion_savepoint("refused.nc", DiffusionSavepoint{}); },
+      {"refused.nc", "ICONDIFF_FIELD_LAYOUT=right"}, "savepoint write");
+  test::expect_throw_naming<SavepointFileError>(
+      [] { (void)read_diffusion_savepoint("refused.nc"); },
+      {"refused.nc", "ICONDIFF_FIELD_LAYOUT=right"}, "savepoint read");
+  const auto profile = wrap_external<double, 1, M>("profile", memory.data(), {5}, 5);
+  EXPECT_EQ(profile.data(), memory.data());
+  EXPECT_TRUE((std::is_same_v<FieldLayout, Kokkos::LayoutRight>));
 }
 
 }  // namespace field_lists_test

@@ -5,6 +5,8 @@
 #include <icondiff/comm/halo_exchange.hpp>
 #include <icondiff/core/view_copy.hpp>
 
+#include "support/field_layout_skip.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -103,6 +105,7 @@ class RecordingExchange final : public HaloExchange<Space> {
 }
 
 TEST(TEST_CATEGORY, two_exchanges_in_flight_complete_by_their_handles) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   const std::size_t n_cells = 40, n_edges = 60, nlev = 3, halo = 5;
   Field a1("a1", n_cells, nlev), a2("a2", n_cells, nlev), b("b", n_edges, nlev);
   Kokkos::deep_copy(a1, -1.0);
@@ -155,6 +158,7 @@ TEST(TEST_CATEGORY, two_exchanges_in_flight_complete_by_their_handles) {
 }
 
 TEST(TEST_CATEGORY, exchange_is_start_then_wait_of_one_handle) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   const std::size_t n = 30, nlev = 4, halo = 3;
   Field f("f", n, nlev);
   Kokkos::deep_copy(f, 7.0);
@@ -188,6 +192,7 @@ TEST(TEST_CATEGORY, single_node_exchange_is_a_no_op_without_synchronization) {
 }
 
 TEST(TEST_CATEGORY, halo_field_describes_owned_and_padded_views) {
+  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   const std::size_t n = 25, nlev = 6, nproma = n + 7;
   Field owned("owned", n, nlev);
   const HaloField ho = halo_field(owned);

@@ -502,6 +502,14 @@ void check_vertical_offsets(const NetcdfReader& f, const DiffusionSavepoint& s) 
       }
 }
 
+/// Savepoint variables are field memory as it is, in ICON's layout.
+void require_icons_field_layout(const std::string& path) {
+  if constexpr (!field_layout_is_icons)
+    throw SavepointFileError(path, "", -1,
+                             "savepoint files hold fields in ICON's layout, and this icondiff is "
+                             "built with level-fastest fields (ICONDIFF_FIELD_LAYOUT=right)");
+}
+
 }  // namespace
 
 // ---- Public API -------------------------------------------------------------------------------
@@ -516,6 +524,7 @@ SavepointFileError::SavepointFileError(std::string file, std::string variable, l
 
 void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint& savepoint,
                                SavepointFileFormat format) {
+  require_icons_field_layout(path);
   validate_for_writing(path, savepoint);
   // Written beside the target and renamed at the end: a crash or a full disk mid-write leaves
   // at most a stray temporary, never a truncated savepoint under the real name.
@@ -543,6 +552,7 @@ void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint
 }
 
 DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
+  require_icons_field_layout(path);
   NetcdfReader f(path, raise_savepoint_error);
   DiffusionSavepoint s;
 

@@ -142,10 +142,23 @@ HostArray to_host_array(const View& view) {
   auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
   HostArray out;
   out.extents = view_extents(view);
-  out.values.resize(view.size());
-  // FieldLayout (LayoutLeft) with no padding: the mirror's span is the values in order.
-  for (std::size_t n = 0; n < view.size(); ++n)
-    out.values[n] = static_cast<double>(mirror.data()[n]);
+  out.values.reserve(view.size());
+  // HostArray order (first index fastest) whatever the FieldLayout.
+  using V = decltype(mirror);
+  if constexpr (V::rank == 1) {
+    for (std::size_t i = 0; i < mirror.extent(0); ++i)
+      out.values.push_back(static_cast<double>(mirror(i)));
+  } else if constexpr (V::rank == 2) {
+    for (std::size_t k = 0; k < mirror.extent(1); ++k)
+      for (std::size_t i = 0; i < mirror.extent(0); ++i)
+        out.values.push_back(static_cast<double>(mirror(i, k)));
+  } else {
+    static_assert(V::rank == 3, "fields have rank 1, 2 or 3");
+    for (std::size_t k = 0; k < mirror.extent(2); ++k)
+      for (std::size_t j = 0; j < mirror.extent(1); ++j)
+        for (std::size_t i = 0; i < mirror.extent(0); ++i)
+          out.values.push_back(static_cast<double>(mirror(i, j, k)));
+  }
   return out;
 }
 

@@ -37,13 +37,15 @@ const char* to_string(LoopSchedule schedule);
 /// "mdrange", "flat", "points-outer" or "level-chunks"; throws ConfigError otherwise.
 LoopSchedule parse_loop_schedule(const std::string& name);
 
-/// The default schedule of an execution space: level chunks on CPUs (measured fastest of the four
-/// on the OpenMP backend, docs/performance.md), the flat point-fastest range on GPUs (coalesced).
+/// The default schedule of an execution space: on CPUs the one that reads the field layout
+/// contiguously (level chunks with ICON's layout, points-outer with level-fastest fields: the
+/// fastest measured on the OpenMP backend, docs/performance.md), the flat point-fastest range on
+/// GPUs (coalesced).
 template <class ExecSpace>
 constexpr LoopSchedule default_loop_schedule() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
-             ? LoopSchedule::LevelChunks
-             : LoopSchedule::Flat;
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
+    return LoopSchedule::Flat;
+  return field_layout_is_icons ? LoopSchedule::LevelChunks : LoopSchedule::PointsOuter;
 }
 
 namespace detail {

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace icondiff {
 
@@ -27,13 +28,27 @@ using index_t = std::int32_t;
 /// The value of a missing neighbour (pentagon slot, lateral boundary) in every connectivity table.
 inline constexpr index_t missing_index = -1;
 
-/// Layout of every field: (horizontal point, level) with the horizontal index fastest, which is
-/// ICON's own (nproma, nlev) order with one block, so Fortran arrays wrap zero-copy.
+/// Layout of every field, a compile-time choice (CMake option ICONDIFF_FIELD_LAYOUT):
+/// - LayoutLeft (default): (horizontal point, level) with the horizontal index fastest, ICON's own
+///   (nproma, nlev) order with one block, so Fortran arrays wrap zero-copy, the MPI exchange packs
+///   levels of contiguous points and netCDF files hold the memory as it is;
+/// - LayoutRight: each point's column contiguous (level fastest), so a point's neighbour indices
+///   are loaded once for all its levels and the level loop is unit-stride: a single-node variant
+///   for performance studies (CMake refuses it with Fortran, MPI and the CLI).
+#if ICONDIFF_FIELD_LAYOUT_RIGHT
+using FieldLayout = Kokkos::LayoutRight;
+#else
 using FieldLayout = Kokkos::LayoutLeft;
+#endif
 
-/// Layout of connectivity and other (point, neighbour) tables on the device: point fastest, as
-/// ICON's (nproma, nblks, n) index arrays, which coalesces on GPUs.
-using TableLayout = Kokkos::LayoutLeft;
+/// Whether fields are in ICON's memory order, which the paths that hand field memory to others
+/// as it is (wrapping Fortran arrays, netCDF files, MPI buffers) require.
+inline constexpr bool field_layout_is_icons = std::is_same_v<FieldLayout, Kokkos::LayoutLeft>;
+
+/// Layout of connectivity and other (point, neighbour) tables: the fields' layout. Point fastest
+/// with LayoutLeft, as ICON's (nproma, nblks, n) index arrays, which coalesces on GPUs; with
+/// LayoutRight a point's neighbours are adjacent, read with its column.
+using TableLayout = FieldLayout;
 
 template <class T, class MemorySpace>
 using View1D = Kokkos::View<T*, FieldLayout, MemorySpace>;

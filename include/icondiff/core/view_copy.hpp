@@ -118,6 +118,11 @@ FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
   if (leading_dimension < extents[0])
     throw InvalidArgument(name + ": leading dimension " + std::to_string(leading_dimension) +
                           " < number of points " + std::to_string(extents[0]));
+  if constexpr (Rank > 1 && !field_layout_is_icons)
+    throw ConfigError(name +
+                      ": foreign (points, levels) memory is in ICON's layout, and this icondiff is "
+                      "built with level-fastest fields (ICONDIFF_FIELD_LAYOUT=right): it cannot be "
+                      "wrapped without a copy; build with ICONDIFF_FIELD_LAYOUT=left");
   using Unmanaged = Kokkos::View<typename FieldView<T, Rank, MemorySpace>::data_type, FieldLayout,
                                  MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   if constexpr (Rank == 1) {

@@ -50,9 +50,11 @@ struct DycoreOptions {
   LoopSchedule schedule = default_loop_schedule<ExecSpace>();
   /// The instance the programs enqueue on unless a call is given one.
   ExecSpace space = ExecSpace();
-  /// The solver's columns in blocks with the points innermost (the CPU default) or one thread
-  /// per column (the GPU default; KernelRunner::column_blocks).
+  /// The solver's columns in blocks with the points innermost (the CPU default with ICON's
+  /// layout) or one thread per column (GPUs; CPUs with level-fastest fields, where a column is
+  /// contiguous; KernelRunner::column_blocks).
   bool column_blocks =
+      field_layout_is_icons &&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 };
 

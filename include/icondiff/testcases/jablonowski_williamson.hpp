@@ -167,11 +167,16 @@ View2D<wp, MemorySpace> initial_state_view(const std::string& name,
                                            const std::vector<double>& values, index_t points,
                                            int levels) {
   initial_state_detail::check_size(name, values.size(), points, levels);
-  // The vector is already in FieldLayout order: wrap it and copy it once.
-  const auto host = wrap_external<const wp, 2, Kokkos::HostSpace>(
-      name, values.data(), {static_cast<std::size_t>(points), static_cast<std::size_t>(levels)},
-      static_cast<std::size_t>(points));
-  return copy_view<MemorySpace>("icondiff::initial_state::" + name, host);
+  // The vector holds level after level (ICON's order); element-wise into any FieldLayout.
+  View2D<wp, MemorySpace> view(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "icondiff::initial_state::" + name), points,
+      levels);
+  auto mirror = Kokkos::create_mirror_view(view);
+  for (int k = 0; k < levels; ++k)
+    for (index_t i = 0; i < points; ++i)
+      mirror(i, k) = values[static_cast<std::size_t>(k) * points + i];
+  Kokkos::deep_copy(view, mirror);
+  return view;
 }
 
 template <class MemorySpace>

@@ -1,0 +1,15 @@
+// Tests of paths that hand field memory to others as it is (wrapping foreign arrays, savepoint
+// files): they need ICON's field layout, and a level-fastest build (ICONDIFF_FIELD_LAYOUT=right)
+// refuses them with an error instead (tested in test_field_lists).
+#pragma once
+
+#include <icondiff/core/types.hpp>
+
+#include <gtest/gtest.h>
+
+/// Skips the current test, saying why, in a build with level-fastest fields.
+#define ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT()                                            \
+  do {                                                                                       \
+    if (!::icondiff::field_layout_is_icons)                                                  \
+      GTEST_SKIP() << "needs ICON's field layout (this build: ICONDIFF_FIELD_LAYOUT=right)"; \
+  } while (false)
