@@ -4,6 +4,7 @@ per-stencil times of a timer report.
 
   plot_icondiff.py field OUTPUT.nc --var theta_v --level 64 [--time -1] -o field.png
   plot_icondiff.py timers TIMERS.json [--compare OTHER.json] [--labels A B] -o timers.png
+  plot_icondiff.py benchmark granule_benchmark.json [--model kernel] [--kernels] -o bench.png
 
 field:  cell fields are drawn as their triangles (matplotlib tripcolor over the UGRID
         face_node_connectivity), edge fields as dots at the edge midpoints. Levels count from
@@ -12,6 +13,10 @@ timers: horizontal bars of the median time per call ("latency" value, ms) of eve
         "bencher" JSON report (icondiff's, or ICON4Py's scripts/data/bencher=...=OPENACC.json),
         with the min-max range as error bars; keys starting with "_" are metadata. --compare adds
         a second report's bars beside the first's, for the timers both have.
+benchmark: the ratios to STREAM of perf_tests/granule_benchmark.py's granule_benchmark.json: one
+        panel per case (grid, levels, threads), a bar per strategy / loop schedule / level block,
+        the build variants side by side; by the ≈276 B minimum (default) or the kernel byte
+        model (--model kernel). --kernels draws every kernel's ratio instead (per strategy).
 
 Needs Python 3 with numpy and matplotlib, and netCDF4 for `field` (Debian: python3-numpy,
 python3-matplotlib, python3-netcdf4). See docs/user/output.md.
@@ -356,6 +361,148 @@ def plot_timers(args):
     print(f"wrote {args.output}: {n} timers from {' and '.join(files)}")
 
 
+# ---- benchmark -------------------------------------------------------------------------------
+
+
+def read_benchmark(path):
+    """The cases of a granule_benchmark.json (perf_tests/granule_benchmark.py) that ran."""
+    try:
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as error:
+        raise PlotError(f"cannot read benchmark report {path}: {error}")
+    if not isinstance(report, dict) or not isinstance(report.get("cases"), list):
+        raise PlotError(f"{path} is not a granule_benchmark.json (no list of cases)")
+    cases = [c for c in report["cases"] if isinstance(c, dict) and c.get("status") == "ok"]
+    if not cases:
+        raise PlotError(f"{path} holds no case that ran (all skipped or failed)")
+    return report, cases
+
+
+# The granule's kernels in call order (docs/dev/diffusion.md, "Steps"), for the --kernels bars.
+KERNEL_CALL_ORDER = (
+    "scale_k", "rbf_vector_interpolation_of_u_v_vert_before_nabla2",
+    "calculate_nabla2_and_smag_coefficients_for_vn",
+    "calculate_diagnostic_quantities_for_turbulence",
+    "rbf_vector_interpolation_of_u_v_vert_before_nabla4", "apply_diffusion_to_vn", "copy_w",
+    "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence",
+    "calculate_nabla2_for_w_and_horizontal_gradients", "apply_nabla4_and_damping_to_w",
+    "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools", "copy_theta_v",
+    "apply_diffusion_to_theta_and_exner", "run")
+
+
+def plot_benchmark(args):
+    np = import_or_fail("numpy", "python3-numpy")
+    plt = pyplot()
+    import matplotlib.patches as patches
+
+    report, cases = read_benchmark(args.file)
+    variants = []
+    for c in cases:
+        if c["variant"] not in variants:
+            variants.append(c["variant"])
+    panels = []  # (grid, nlev, threads) in the order of the report
+    for c in cases:
+        key = (c["grid"], c["nlev"], c["threads"])
+        if key not in panels:
+            panels.append(key)
+    field = "min_model_of_stream" if args.model == "minimum" else "kernel_model_of_stream"
+    model_text = "≈276 B minimum" if args.model == "minimum" else "kernel byte model"
+
+    def bars_of(case):
+        """{bar name: ratio} of one case, in the report's order."""
+        if args.kernels:
+            bars = {}
+            strategies = sorted(case.get("kernels", {}), key=lambda s: s != "unfused")
+            for strategy in strategies:
+                steps = case["kernels"][strategy]
+                order = sorted(steps, key=lambda s: (KERNEL_CALL_ORDER.index(s)
+                                                     if s in KERNEL_CALL_ORDER else 99, s))
+                for step in order:
+                    q = steps[step]
+                    if isinstance(q, dict) and q.get("of_stream") is not None:
+                        name = "whole call (fenced per kernel)" if step == "run" else step
+                        bars[f"{strategy}: {name}"] = q["of_stream"]
+            return bars
+        bars = {}
+        for r in case.get("granule", []):
+            if r.get(field) is None:
+                continue
+            kb = f" k{r['kblock']}" if r.get("kblock", "-") != "-" else ""
+            bars[f"{r['strategy']} {r['schedule']}{kb}"] = r[field]
+        return bars
+
+    ncols = 1
+    nrows = len(panels)
+    names_per_panel = []
+    for key in panels:
+        names = []
+        for c in cases:
+            if (c["grid"], c["nlev"], c["threads"]) == key:
+                names += [n for n in bars_of(c) if n not in names]
+        names_per_panel.append(names)
+    longest = max(len(n) for n in names_per_panel)
+    if args.kernels:
+        figsize = (11.0, nrows * (1.2 + 0.3 * longest * max(1, len(variants)) ** 0.5))
+    else:
+        figsize = (max(8.0, 0.3 * longest * max(1, len(variants)) ** 0.5 + 2.0), nrows * 4.0)
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize, squeeze=False)
+    colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
+    for index, key in enumerate(panels):
+        ax = axes[index // ncols][index % ncols]
+        names = names_per_panel[index]
+        positions = np.arange(len(names))
+        width = 0.8 / len(variants)
+        stream_text = []
+        handles = []
+        for j, variant in enumerate(variants):
+            match = [c for c in cases
+                     if (c["grid"], c["nlev"], c["threads"]) == key and c["variant"] == variant]
+            if not match:
+                continue
+            case = match[0]
+            bars = bars_of(case)
+            values = np.array([100.0 * bars.get(n, np.nan) for n in names])
+            offset = -0.4 + width * (j + 0.5)
+            if case.get("stream_GBs"):
+                stream_text.append(f"{variant} {case['stream_GBs']:.1f} GB/s")
+            if args.kernels:
+                ax.barh(positions + offset, values, height=width, color=colours[j % 6])
+                handles.append(patches.Patch(color=colours[j % 6], label=variant))
+            else:
+                # One colour per variant; the unfused bars lighter than the fused ones.
+                alpha = [0.55 if n.startswith("unfused") else 1.0 for n in names]
+                for x, v, a in zip(positions + offset, values, alpha):
+                    ax.bar(x, v, width=width, color=colours[j % 6], alpha=a)
+                handles.append(patches.Patch(color=colours[j % 6], label=variant))
+        grid, nlev, threads = key
+        title = f"{grid} × {nlev} levels, {threads} thread{'s' if threads != 1 else ''}"
+        if stream_text:
+            title += "\nSTREAM triad: " + ", ".join(stream_text)
+        ax.set_title(title, fontsize=9)
+        if args.kernels:
+            ax.set_yticks(positions)
+            ax.set_yticklabels(names, fontsize=7)
+            ax.invert_yaxis()
+            ax.set_xlabel("of STREAM (kernel byte model) [%]")
+            ax.grid(axis="x", alpha=0.3)
+        else:
+            ax.set_xticks(positions)
+            ax.set_xticklabels(names, rotation=90, fontsize=7)
+            ax.set_ylabel(f"of STREAM ({model_text}) [%]")
+            ax.grid(axis="y", alpha=0.3)
+        if len(handles) > 1:
+            ax.legend(handles=handles, fontsize=7)
+    what = "kernels" if args.kernels else "whole granule"
+    fig.suptitle(args.title or f"Diffusion granule: effective bandwidth over STREAM, {what}"
+                 + (" (lighter: unfused)" if not args.kernels else ""), fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig.savefig(args.output, dpi=args.dpi)
+    plt.close(fig)
+    print(f"wrote {args.output}: {len(panels)} case(s), {len(variants)} variant(s) "
+          f"from {args.file}")
+
+
 # ---- command line ----------------------------------------------------------------------------
 
 
@@ -393,10 +540,25 @@ def main(argv):
     timers.add_argument("--dpi", type=int, default=150)
     timers.add_argument("-o", "--output", required=True, help="PNG (or PDF, SVG) to write")
 
+    benchmark = sub.add_parser("benchmark", help="ratios to STREAM of a granule_benchmark.json "
+                               "(perf_tests/granule_benchmark.py)")
+    benchmark.add_argument("file", help="granule_benchmark.json")
+    benchmark.add_argument("--model", choices=["minimum", "kernel"], default="minimum",
+                           help="bytes by the ≈276 B per cell-level minimum (default) or by the "
+                           "kernel byte model")
+    benchmark.add_argument("--kernels", action="store_true",
+                           help="every kernel's ratio (kernel byte model) instead of the whole "
+                           "granule's")
+    benchmark.add_argument("--title", help="plot title")
+    benchmark.add_argument("--dpi", type=int, default=150)
+    benchmark.add_argument("-o", "--output", required=True, help="PNG (or PDF, SVG) to write")
+
     args = parser.parse_args(argv)
     try:
         if args.command == "field":
             plot_field(args)
+        elif args.command == "benchmark":
+            plot_benchmark(args)
         else:
             plot_timers(args)
     except PlotError as error:
