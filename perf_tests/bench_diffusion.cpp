@@ -12,11 +12,10 @@
 // Jablonowski-Williamson initial state.
 #include <icondiff/profiling/stream_bandwidth.hpp>
 
+#include "support/diffusion_benchmark_setup.hpp"
+
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_traffic.hpp>
-#include <icondiff/io/grid_source.hpp>
-#include <icondiff/setup/diffusion_setup.hpp>
-#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -33,31 +32,10 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 using M = Space::memory_space;
 
-/// ICON4Py's test_diffusion_benchmark configuration.
-icondiff::DiffusionConfig benchmark_config() {
-  icondiff::DiffusionConfig c;
-  c.hdiff_efdt_ratio = 24.0;
-  c.hdiff_w_efdt_ratio = 15.0;
-  c.smagorinski_scaling_factor = 0.025;
-  c.apply_zdiffusion_t = false;
-  c.velocity_boundary_diffusion_denominator = 150.0;
-  c.max_nudging_coefficient = 0.375;
-  c.ndyn_substeps = 5;
-  c.shear_type = icondiff::TurbulenceShearForcingType::VerticalHorizontalOfHorizontalVerticalWind;
-  return c;
-}
-
-struct Setup {
-  icondiff::DiffusionConfig config = benchmark_config();
-  icondiff::HostDiffusionInputs host;
-  icondiff::DiffusionInputs<M> inputs;
-  icondiff::DiffusionPrognosticState<M> prognostic;
-  icondiff::DiffusionDiagnosticState<M> diagnostic;
-  double dtime = 10.0;
-  int nlev = 0;
+/// The granule of this run (grid and levels from the environment) plus the per-kernel call count.
+struct Setup : icondiff::bench::DiffusionBenchmarkSetup<M> {
+  using icondiff::bench::DiffusionBenchmarkSetup<M>::DiffusionBenchmarkSetup;
   int kernel_calls = 10;
-
-  double cell_levels() const { return static_cast<double>(host.grid.num_cells) * nlev; }
 };
 
 std::unique_ptr<Setup>& setup_storage() {
@@ -68,27 +46,18 @@ std::unique_ptr<Setup>& setup_storage() {
 Setup& setup() {
   auto& s = setup_storage();
   if (s) return *s;
-  s = std::make_unique<Setup>();
   const char* grid_env = std::getenv("ICONDIFF_BENCH_GRID");
   const char* nlev_env = std::getenv("ICONDIFF_BENCH_NLEV");
+  const char* calls_env = std::getenv("ICONDIFF_BENCH_CALLS");
   const std::string source = grid_env ? grid_env : "generate:R2B5";
-  s->nlev = nlev_env ? std::atoi(nlev_env) : 65;
-  if (const char* calls = std::getenv("ICONDIFF_BENCH_CALLS")) s->kernel_calls = std::atoi(calls);
-  if (s->nlev < 2 || s->kernel_calls < 1) {
+  const int nlev = nlev_env ? std::atoi(nlev_env) : 65;
+  const int calls = calls_env ? std::atoi(calls_env) : 10;
+  if (nlev < 2 || calls < 1) {
     std::fprintf(stderr, "ICONDIFF_BENCH_NLEV must be >= 2 and ICONDIFF_BENCH_CALLS >= 1\n");
     std::exit(2);
   }
-  icondiff::DiffusionSetupConfig sc;
-  sc.vertical = icondiff::icon4py_benchmark_vertical_config(s->nlev);
-  sc.metrics = icondiff::icon4py_benchmark_metrics_config();
-  s->host = icondiff::compute_diffusion_inputs(icondiff::load_grid_source(source), s->config, sc);
-  s->inputs = icondiff::make_diffusion_inputs<M>(s->host);
-  const auto state = icondiff::jablonowski_williamson_state(
-      s->host.grid, s->host.metrics.z_ifc, s->host.metrics.z_mc,
-      icondiff::JablonowskiWilliamsonConfig{});
-  s->prognostic = icondiff::to_prognostic_state<M>(state);
-  s->diagnostic = icondiff::allocate_state<icondiff::DiffusionDiagnosticState, M>(
-      s->inputs.sizes(), "icondiff::bench::");
+  s = std::make_unique<Setup>(source, nlev, "icondiff::bench::");
+  s->kernel_calls = calls;
   std::printf("grid %s: %d cells, %d edges, %d vertices, %d levels\n", source.c_str(),
               s->host.grid.num_cells, s->host.grid.num_edges, s->host.grid.num_vertices, s->nlev);
   // Views must go before Kokkos::finalize.

@@ -27,6 +27,8 @@
 // --json FILE writes what was run: the grid, the levels, and per strategy every kernel label with
 // its launches per call and its points and levels (the iteration space of the launch, from the
 // granule's ranges), so a driver can divide counts by cell-levels and by point-levels.
+#include "support/diffusion_benchmark_setup.hpp"
+
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
 #include <icondiff/io/grid_source.hpp>
@@ -52,46 +54,8 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 using M = Space::memory_space;
 
-// ---- The granule, as bench_diffusion sets it up -------------------------------------------------
-// Copied from perf_tests/bench_diffusion.cpp (benchmark_config, Setup); keep the two the same.
-
-/// ICON4Py's test_diffusion_benchmark configuration.
-icondiff::DiffusionConfig benchmark_config() {
-  icondiff::DiffusionConfig c;
-  c.hdiff_efdt_ratio = 24.0;
-  c.hdiff_w_efdt_ratio = 15.0;
-  c.smagorinski_scaling_factor = 0.025;
-  c.apply_zdiffusion_t = false;
-  c.velocity_boundary_diffusion_denominator = 150.0;
-  c.max_nudging_coefficient = 0.375;
-  c.ndyn_substeps = 5;
-  c.shear_type = icondiff::TurbulenceShearForcingType::VerticalHorizontalOfHorizontalVerticalWind;
-  return c;
-}
-
-struct Setup {
-  icondiff::DiffusionConfig config = benchmark_config();
-  icondiff::HostDiffusionInputs host;
-  icondiff::DiffusionInputs<M> inputs;
-  icondiff::DiffusionPrognosticState<M> prognostic;
-  icondiff::DiffusionDiagnosticState<M> diagnostic;
-  double dtime = 10.0;
-  int nlev = 0;
-
-  Setup(const std::string& source, int levels) : nlev(levels) {
-    icondiff::DiffusionSetupConfig sc;
-    sc.vertical = icondiff::icon4py_benchmark_vertical_config(nlev);
-    sc.metrics = icondiff::icon4py_benchmark_metrics_config();
-    host = icondiff::compute_diffusion_inputs(icondiff::load_grid_source(source), config, sc);
-    inputs = icondiff::make_diffusion_inputs<M>(host);
-    const auto state = icondiff::jablonowski_williamson_state(
-        host.grid, host.metrics.z_ifc, host.metrics.z_mc, icondiff::JablonowskiWilliamsonConfig{});
-    prognostic = icondiff::to_prognostic_state<M>(state);
-    diagnostic = icondiff::allocate_state<icondiff::DiffusionDiagnosticState, M>(
-        inputs.sizes(), "icondiff::count_instructions::");
-  }
-  double cell_levels() const { return static_cast<double>(host.grid.num_cells) * nlev; }
-};
+/// The granule as every diffusion benchmark sets it up.
+using Setup = icondiff::bench::DiffusionBenchmarkSetup<M>;
 
 // ---- The iteration space of every kernel -------------------------------------------------------
 
@@ -297,7 +261,7 @@ int run(const Options& o) {
         "it as valgrind --tool=callgrind --instr-atstart=no count_instructions ...)\n");
   std::fflush(stdout);
 
-  const Setup s(o.grid, o.nlev);
+  const Setup s(o.grid, o.nlev, "icondiff::count_instructions::");
   const auto& g = s.host.grid;
   std::printf("grid %s: %d cells, %d edges, %d vertices, %d levels; schedule %s, level block %s\n",
               o.grid.c_str(), g.num_cells, g.num_edges, g.num_vertices, s.nlev, o.schedule.c_str(),

@@ -47,7 +47,7 @@ packages=(
   libnetcdf-dev netcdf-bin
   libopenmpi-dev openmpi-bin libmetis-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev valgrind
   python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo
 )
 

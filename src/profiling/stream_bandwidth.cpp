@@ -34,9 +34,13 @@ StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
   return {2 * bytes / best_copy * 1e-9, 3 * bytes / best_triad * 1e-9};
 }
 
+const StreamResult& reference_stream() {
+  static const StreamResult result = measure_stream_bandwidth();
+  return result;
+}
+
 double reference_bandwidth_gbs() {
-  static const double gbs = measure_stream_bandwidth().triad_gbs;
-  return gbs;
+  return reference_stream().triad_gbs;
 }
 
 }  // namespace icondiff

@@ -18,7 +18,11 @@ struct StreamResult {
 StreamResult measure_stream_bandwidth(std::size_t elements = std::size_t{8} << 20,
                                       int repetitions = 10);
 
-/// The triad bandwidth of this run, measured once and cached.
+/// This run's STREAM reference, measured once (at the first call) and cached: every ratio of a
+/// run divides by the same measurement.
+const StreamResult& reference_stream();
+
+/// reference_stream().triad_gbs.
 double reference_bandwidth_gbs();
 
 }  // namespace icondiff
