@@ -152,7 +152,7 @@ struct Options {
   std::string grid = "generate:R2B3";
   int nlev = 65;
   int calls = 1;
-  std::string schedule = "level-chunks";
+  std::string schedule = icondiff::to_string(icondiff::default_loop_schedule<Space>());
   std::string level_block = "1";
   std::vector<std::string> strategies = {"unfused", "fused"};
   std::string json;
@@ -170,7 +170,8 @@ const char* usage =
     "  --grid SOURCE       grid source, e.g. generate:R2B3 (default) or a grid file\n"
     "  --nlev N            levels (default 65)\n"
     "  --calls N           measured calls per strategy after one warm-up (default 1)\n"
-    "  --schedule S        level-chunks (default), points-outer, mdrange or flat\n"
+    "  --schedule S        level-chunks, points-outer, mdrange or flat (default: the build's\n"
+    "                      default, level-chunks with ICON's field layout)\n"
     "  --level-block N     levels per work item of level-chunks / mdrange: 1 (default), 2, ..., "
     "all\n"
     "  --strategies LIST   comma-separated, default unfused,fused\n"

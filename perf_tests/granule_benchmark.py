@@ -214,7 +214,11 @@ def run_logged(command, env, log_path, timeout):
 
 def read_bench_json(path):
     with open(path) as f:
-        report = json.load(f)
+        text = f.read()
+    if not text.strip():
+        # Google Benchmark writes nothing when --filter matched no benchmark.
+        raise ValueError(f"{path} is empty: did --filter match no bench_diffusion benchmark?")
+    report = json.loads(text)
     context = report.get("context", {})
     granule, kernels = [], {}
     stream = cell_levels = None
@@ -303,8 +307,10 @@ def count_instructions(variant, directory, args, nlev, out_dir):
                f"--callgrind-out-file={os.path.join(work, 'callgrind.out.%p')}",
                os.path.join(directory, "bin", "count_instructions"),
                "--grid", grid_source(args.callgrind_grid), "--nlev", str(nlev),
-               "--calls", str(args.callgrind_calls), "--schedule", args.callgrind_schedule,
-               "--level-block", args.callgrind_kblock, "--json", plan_path]
+               "--calls", str(args.callgrind_calls), "--level-block", args.callgrind_kblock,
+               "--json", plan_path]
+    if args.callgrind_schedule != "default":
+        command[-2:-2] = ["--schedule", args.callgrind_schedule]
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log(f"{variant}: counting instructions, {args.callgrind_grid} x {nlev}, 1 thread (callgrind)")
     ok, output, seconds = run_logged(command, env, os.path.join(work, "count_instructions.log"),
@@ -394,9 +400,16 @@ def run_case(variant, directory, grid, nlev, threads, args, out_dir):
     if m:
         case.update(num_cells=int(m.group("cells")), num_edges=int(m.group("edges")),
                     num_vertices=int(m.group("vertices")))
+    try:
+        results = read_bench_json(json_path)
+    except ValueError as error:
+        case["status"] = "failed"
+        case["reason"] = str(error)
+        log(f"{variant} {grid} x {nlev}, {threads} threads: {case['reason']}")
+        return case
     case["status"] = "ok"
     case["bench_json"] = os.path.relpath(json_path, out_dir)
-    case.update(read_bench_json(json_path))
+    case.update(results)
     log(f"{variant} {grid} x {nlev}, {threads} thread(s): done in {seconds:.0f} s, STREAM "
         f"{case['stream_GBs'] or 0:.1f} GB/s")
     return case
@@ -613,7 +626,8 @@ def markdown(report):
         ic_strategies = ic_all.get("strategies", {})
         where = (f"instructions counted on {ic_all['grid']} × {ic_all['nlev']}, 1 thread"
                  if "grid" in ic_all else ic_all.get("error", "instructions not counted"))
-        out += [f"Per kernel, in call order (level-chunks, level block 1; {c.get('calls', '')} "
+        out += [f"Per kernel, in call order (the build's default loop schedule, level block 1; "
+                f"{c.get('calls', '')} "
                 f"calls fenced after every kernel; {where}):", ""]
         rows = []
         for strategy in sorted(c["kernels"], key=lambda s: s != "unfused"):
@@ -696,8 +710,9 @@ def parse_args(argv):
                         help="grid of the instruction counts (default R2B3; --quick: R2B1)")
     parser.add_argument("--callgrind-calls", type=int, default=1,
                         help="measured calls per strategy under callgrind (default 1)")
-    parser.add_argument("--callgrind-schedule", default="level-chunks",
-                        help="loop schedule of the instruction counts (default level-chunks)")
+    parser.add_argument("--callgrind-schedule", default="default",
+                        help="loop schedule of the instruction counts (default: each build's "
+                             "default, level-chunks with ICON's field layout)")
     parser.add_argument("--callgrind-kblock", default="1",
                         help="level block of the instruction counts (default 1)")
     parser.add_argument("--no-callgrind", action="store_true",
