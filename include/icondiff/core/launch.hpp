@@ -6,6 +6,8 @@
 #include <icondiff/core/types.hpp>
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace icondiff {
 
@@ -48,6 +50,15 @@ constexpr LoopSchedule default_loop_schedule() {
   return field_layout_is_icons ? LoopSchedule::LevelChunks : LoopSchedule::PointsOuter;
 }
 
+/// Every (point, level) of a points_levels launch is independent by contract (the GPU schedules
+/// run them all at once), so a host loop over them may be vectorised without a proof: `omp simd`
+/// on the OpenMP host backend, nothing in device code.
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define ICONDIFF_POINT_LOOP_SIMD _Pragma("omp simd")
+#else
+#define ICONDIFF_POINT_LOOP_SIMD
+#endif
+
 namespace detail {
 
 template <class Body>
@@ -75,12 +86,24 @@ struct LevelChunkLoop {
   }
 };
 
+/// Whether Body has levels(point, k0, k1): its own loop over a point's levels, with what the
+/// levels share loaded once (the points-outer schedule calls it instead of body(point, k) per k).
+template <class Body, class = void>
+struct HasLevelLoop : std::false_type {};
+template <class Body>
+struct HasLevelLoop<Body, std::void_t<decltype(std::declval<const Body&>().levels(
+                              index_t(), index_t(), index_t()))>> : std::true_type {};
+
 template <class Body>
 struct ColumnLoop {
   Body body;
   index_t level_begin, level_end;
   KOKKOS_INLINE_FUNCTION void operator()(const index_t point) const {
-    for (index_t k = level_begin; k < level_end; ++k) body(point, k);
+    if constexpr (HasLevelLoop<Body>::value) {
+      body.levels(point, level_begin, level_end);
+    } else {
+      for (index_t k = level_begin; k < level_end; ++k) body(point, k);
+    }
   }
 };
 

@@ -4,6 +4,7 @@
 // apply_nabla2_to_vn_in_lateral_boundary. Each edge reads and writes only its own vn.
 #pragma once
 
+#include <icondiff/core/launch.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
@@ -20,23 +21,43 @@ struct CalculateNabla4 {
   ConstVector<wp, MemorySpace> inv_primal_edge_length;
   ConstIndexTable<MemorySpace> e2c2v;
 
-  KOKKOS_INLINE_FUNCTION vp compute(const index_t e, const index_t k) const {
-    const index_t v0 = e2c2v(e, 0), v1 = e2c2v(e, 1), v2 = e2c2v(e, 2), v3 = e2c2v(e, 3);
-    const vp nabv_tang =
-        static_cast<vp>(static_cast<wp>(u_vert(v0, k)) * primal_normal_vert_v1(e, 0) +
-                        static_cast<wp>(v_vert(v0, k)) * primal_normal_vert_v2(e, 0) +
-                        static_cast<wp>(u_vert(v1, k)) * primal_normal_vert_v1(e, 1) +
-                        static_cast<wp>(v_vert(v1, k)) * primal_normal_vert_v2(e, 1));
-    const vp nabv_norm =
-        static_cast<vp>(static_cast<wp>(u_vert(v2, k)) * primal_normal_vert_v1(e, 2) +
-                        static_cast<wp>(v_vert(v2, k)) * primal_normal_vert_v2(e, 2) +
-                        static_cast<wp>(u_vert(v3, k)) * primal_normal_vert_v1(e, 3) +
-                        static_cast<wp>(v_vert(v3, k)) * primal_normal_vert_v2(e, 3));
+  /// What an edge's levels share: its E2C2V vertices, their coefficients, its lengths.
+  struct EdgeColumn {
+    index_t v[4];
+    wp p1[4], p2[4];
+    wp ivv, ip;
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION EdgeColumn column(const index_t e) const {
+    EdgeColumn c;
+    for (int i = 0; i < 4; ++i) {
+      c.v[i] = e2c2v(e, i);
+      c.p1[i] = primal_normal_vert_v1(e, i);
+      c.p2[i] = primal_normal_vert_v2(e, i);
+    }
+    c.ivv = inv_vert_vert_length(e);
+    c.ip = inv_primal_edge_length(e);
+    return c;
+  }
+
+  /// nabla4 at level k of the column (ICON4Py's expression order).
+  KOKKOS_FORCEINLINE_FUNCTION vp at(const EdgeColumn& c, const index_t e, const index_t k) const {
+    const vp nabv_tang = static_cast<vp>(static_cast<wp>(u_vert(c.v[0], k)) * c.p1[0] +
+                                         static_cast<wp>(v_vert(c.v[0], k)) * c.p2[0] +
+                                         static_cast<wp>(u_vert(c.v[1], k)) * c.p1[1] +
+                                         static_cast<wp>(v_vert(c.v[1], k)) * c.p2[1]);
+    const vp nabv_norm = static_cast<vp>(static_cast<wp>(u_vert(c.v[2], k)) * c.p1[2] +
+                                         static_cast<wp>(v_vert(c.v[2], k)) * c.p2[2] +
+                                         static_cast<wp>(u_vert(c.v[3], k)) * c.p1[3] +
+                                         static_cast<wp>(v_vert(c.v[3], k)) * c.p2[3]);
     const wp z2 = z_nabla2_e(e, k);
-    const wp ivv = inv_vert_vert_length(e), ip = inv_primal_edge_length(e);
-    const wp nabla4 = wp(4.0) * ((static_cast<wp>(nabv_norm) - wp(2.0) * z2) * (ivv * ivv) +
-                                 (static_cast<wp>(nabv_tang) - wp(2.0) * z2) * (ip * ip));
+    const wp nabla4 = wp(4.0) * ((static_cast<wp>(nabv_norm) - wp(2.0) * z2) * (c.ivv * c.ivv) +
+                                 (static_cast<wp>(nabv_tang) - wp(2.0) * z2) * (c.ip * c.ip));
     return static_cast<vp>(nabla4);
+  }
+
+  KOKKOS_INLINE_FUNCTION vp compute(const index_t e, const index_t k) const {
+    return at(column(e), e, k);
   }
 };
 
@@ -149,6 +170,34 @@ struct ApplyDiffusionToVn {
                                                       z4, diff_multfac_vn(k));
     } else if (limited_area) {
       vn(e, k) = nabla2_to_vn_in_lateral_boundary(vn(e, k), z2, area_edge(e), fac_bdydiff_v);
+    }
+  }
+
+  /// Levels [k0, k1) of edge e (points-outer schedule): the zone test, the vertices and the
+  /// coefficients once per edge, then a branch-free level loop with operator()'s arithmetic.
+  KOKKOS_INLINE_FUNCTION void levels(const index_t e, const index_t k0, const index_t k1) const {
+    const wp area = area_edge(e);
+    if (e >= start_2nd_nudge_line_idx_e) {
+      const auto c = nabla4.column(e);
+      if (limited_area) {
+        const wp nudge = nudgecoeff_e(e);
+        ICONDIFF_POINT_LOOP_SIMD
+        for (index_t k = k0; k < k1; ++k)
+          vn(e, k) = nabla2_and_nabla4_to_vn(vn(e, k), area, kh_smag_e(e, k),
+                                             nabla4.z_nabla2_e(e, k), nabla4.at(c, e, k),
+                                             diff_multfac_vn(k), nudge, nudgezone_diff);
+      } else {
+        ICONDIFF_POINT_LOOP_SIMD
+        for (index_t k = k0; k < k1; ++k)
+          vn(e, k) = nabla2_and_nabla4_global_to_vn(vn(e, k), area, kh_smag_e(e, k),
+                                                    nabla4.z_nabla2_e(e, k), nabla4.at(c, e, k),
+                                                    diff_multfac_vn(k));
+      }
+    } else if (limited_area) {
+      ICONDIFF_POINT_LOOP_SIMD
+      for (index_t k = k0; k < k1; ++k)
+        vn(e, k) = nabla2_to_vn_in_lateral_boundary(vn(e, k), nabla4.z_nabla2_e(e, k), area,
+                                                    fac_bdydiff_v);
     }
   }
 };
