@@ -90,9 +90,12 @@ struct LevelChunkLoop {
 /// levels share loaded once (the points-outer schedule calls it instead of body(point, k) per k).
 template <class Body, class = void>
 struct HasLevelLoop : std::false_type {};
+// std::declval<index_t>(), not index_t(): nvcc 11.8's front end garbles the latter in decltype.
 template <class Body>
-struct HasLevelLoop<Body, std::void_t<decltype(std::declval<const Body&>().levels(
-                              index_t(), index_t(), index_t()))>> : std::true_type {};
+struct HasLevelLoop<
+    Body, std::void_t<decltype(std::declval<const Body&>().levels(
+              std::declval<index_t>(), std::declval<index_t>(), std::declval<index_t>()))>>
+    : std::true_type {};
 
 template <class Body>
 struct ColumnLoop {
