@@ -101,16 +101,21 @@ def generated_sizes(name):
     return cells, cells * 3 // 2, cells // 2 + 2
 
 
-def available_memory_bytes():
-    """MemAvailable of /proc/meminfo, lowered to what the cgroup (v2 or v1) still allows."""
-    available = None
+def meminfo_bytes(key):
+    """The /proc/meminfo entry `key` in bytes, or None."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
-                if line.startswith("MemAvailable:"):
-                    available = int(line.split()[1]) * 1024
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024
     except OSError:
         pass
+    return None
+
+
+def available_memory_bytes():
+    """MemAvailable of /proc/meminfo, lowered to what the cgroup (v2 or v1) still allows."""
+    available = meminfo_bytes("MemAvailable")
     for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
                                    ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
                                     "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
@@ -142,14 +147,7 @@ def machine_description():
                     break
     except OSError:
         pass
-    total = None
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    total = int(line.split()[1]) * 1024
-    except OSError:
-        pass
+    total = meminfo_bytes("MemTotal")
     return {"host": socket.gethostname(), "cpu": cpu, "cores": os.cpu_count(),
             "memory_GiB": round(gib(total), 1) if total else None,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
@@ -784,6 +782,7 @@ def main(argv):
             "command": " ".join(shlex.quote(a) for a in [sys.argv[0]] + argv),
             "commit": git_commit(os.path.dirname(os.path.abspath(__file__))),
             "machine": machine_description(),
+            "kernel_order": KERNEL_ORDER,
             "variants": [{"name": n, "build": d} for n, d in args.variants],
             "grids": args.grids, "nlevs": args.nlevs, "threads": args.threads,
             "min_time": args.min_time, "calls": args.calls, "filter": args.filter,

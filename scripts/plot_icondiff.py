@@ -379,18 +379,6 @@ def read_benchmark(path):
     return report, cases
 
 
-# The granule's kernels in call order (docs/dev/diffusion.md, "Steps"), for the --kernels bars.
-KERNEL_CALL_ORDER = (
-    "scale_k", "rbf_vector_interpolation_of_u_v_vert_before_nabla2",
-    "calculate_nabla2_and_smag_coefficients_for_vn",
-    "calculate_diagnostic_quantities_for_turbulence",
-    "rbf_vector_interpolation_of_u_v_vert_before_nabla4", "apply_diffusion_to_vn", "copy_w",
-    "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence",
-    "calculate_nabla2_for_w_and_horizontal_gradients", "apply_nabla4_and_damping_to_w",
-    "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools", "copy_theta_v",
-    "apply_diffusion_to_theta_and_exner", "run")
-
-
 def plot_benchmark(args):
     np = import_or_fail("numpy", "python3-numpy")
     plt = pyplot()
@@ -416,8 +404,10 @@ def plot_benchmark(args):
             strategies = sorted(case.get("kernels", {}), key=lambda s: s != "unfused")
             for strategy in strategies:
                 steps = case["kernels"][strategy]
-                order = sorted(steps, key=lambda s: (KERNEL_CALL_ORDER.index(s)
-                                                     if s in KERNEL_CALL_ORDER else 99, s))
+                # Call order as granule_benchmark.py recorded it; the whole call last.
+                call_order = report["metadata"].get("kernel_order", []) + ["run"]
+                order = sorted(steps, key=lambda s: (call_order.index(s)
+                                                     if s in call_order else 99, s))
                 for step in order:
                     q = steps[step]
                     if isinstance(q, dict) and q.get("of_stream") is not None:
