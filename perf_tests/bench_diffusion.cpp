@@ -131,9 +131,8 @@ const bool registered = [] {
   using icondiff::DiffusionStrategy;
   using icondiff::LoopSchedule;
   for (const auto strategy : {DiffusionStrategy::Unfused, DiffusionStrategy::Fused})
-    for (const auto schedule : {LoopSchedule::LevelChunks, LoopSchedule::PointsOuter,
-                                LoopSchedule::MDRange, LoopSchedule::Flat}) {
-      const bool tiled = schedule == LoopSchedule::LevelChunks || schedule == LoopSchedule::MDRange;
+    for (const auto schedule : icondiff::all_loop_schedules) {
+      const bool tiled = icondiff::uses_level_block(schedule);
       for (const icondiff::index_t block : {1, 2, 4, 8, 16, 0}) {
         if (!tiled && block != 1) continue;
         std::string name = std::string("bench_granule/") + icondiff::to_string(strategy) + "/" +

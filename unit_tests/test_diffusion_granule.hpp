@@ -173,12 +173,9 @@ TEST(TEST_CATEGORY, granule_is_bit_identical_with_every_schedule_and_level_block
   for (const Case& c : cases())
     for (const auto strategy : {DiffusionStrategy::Unfused, DiffusionStrategy::Fused}) {
       const auto expected = run_granule(f, c, strategy, dtime);
-      for (const auto schedule : {LoopSchedule::LevelChunks, LoopSchedule::PointsOuter,
-                                  LoopSchedule::MDRange, LoopSchedule::Flat})
+      for (const auto schedule : all_loop_schedules)
         for (const index_t block : {1, 3, all_levels}) {
-          const bool tiled =
-              schedule == LoopSchedule::LevelChunks || schedule == LoopSchedule::MDRange;
-          if (!tiled && block != 1) continue;
+          if (!uses_level_block(schedule) && block != 1) continue;
           SCOPED_TRACE(gc.name + ", " + c.name + ", " + to_string(strategy) + ", " +
                        to_string(schedule) + ", level block " + std::to_string(block));
           EXPECT_EQ(worst_relative(run_granule(f, c, strategy, dtime, schedule, block), expected),

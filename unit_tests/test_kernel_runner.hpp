@@ -77,8 +77,7 @@ TEST(TEST_CATEGORY, points_levels_covers_exactly_the_range_with_every_schedule) 
                                         {{10, 20}, 6, 3}};
   // Level blocks of the tiled schedules: one level, a divisor and a non-divisor of some ranges,
   // more levels than any range has, all levels.
-  for (const LoopSchedule schedule : {LoopSchedule::MDRange, LoopSchedule::Flat,
-                                      LoopSchedule::PointsOuter, LoopSchedule::LevelChunks})
+  for (const LoopSchedule schedule : all_loop_schedules)
     for (const index_t level_block : {1, 2, 3, 16, all_levels}) {
       KernelRunner<Space> runner(Space(), schedule);
       runner.set_level_block(level_block);
@@ -105,6 +104,20 @@ TEST(TEST_CATEGORY, points_levels_covers_exactly_the_range_with_every_schedule) 
   EXPECT_EQ(runner.schedule(), LoopSchedule::Flat);
   EXPECT_EQ(runner.level_block(), 1);
   EXPECT_THROW(runner.set_level_block(-1), ConfigError);
+}
+
+TEST(TEST_CATEGORY, loop_schedule_names_round_trip_and_unknown_names_are_refused) {
+  for (const LoopSchedule schedule : all_loop_schedules)
+    EXPECT_EQ(parse_loop_schedule(to_string(schedule)), schedule);
+  try {
+    parse_loop_schedule("level-chunk");
+    FAIL() << "an unknown schedule name was accepted";
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("'level-chunk'"), std::string::npos) << message;
+    for (const LoopSchedule schedule : all_loop_schedules)
+      EXPECT_NE(message.find(to_string(schedule)), std::string::npos) << message;
+  }
 }
 
 TEST(TEST_CATEGORY, levels_covers_exactly_its_levels) {

@@ -65,7 +65,7 @@ struct RunOptions {
   double dtime = 300.0;
   std::string strategy = "fused";
   std::string schedule = to_string(default_loop_schedule<Space>());
-  int level_block = 1;  ///< levels per work item of level-chunks / mdrange; 0: all
+  int level_block = 1;  ///< levels per work item of the tiled schedules; 0: all
   std::string output;
   int output_every = 0;  ///< 0: only the first and last state
   std::string timers;

@@ -18,11 +18,12 @@ const char* to_string(LoopSchedule schedule) {
 }
 
 LoopSchedule parse_loop_schedule(const std::string& name) {
-  for (const auto s : {LoopSchedule::MDRange, LoopSchedule::Flat, LoopSchedule::PointsOuter,
-                       LoopSchedule::LevelChunks})
+  std::string names;
+  for (const auto s : all_loop_schedules) {
     if (name == to_string(s)) return s;
-  throw ConfigError("loop schedule '" + name +
-                    "' is unknown: expected mdrange, flat, points-outer or level-chunks");
+    names += (names.empty() ? "" : ", ") + std::string(to_string(s));
+  }
+  throw ConfigError("loop schedule '" + name + "' is unknown: expected one of " + names);
 }
 
 }  // namespace icondiff

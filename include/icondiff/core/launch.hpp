@@ -29,6 +29,16 @@ enum class LoopSchedule {
   LevelChunks,
 };
 
+/// Every schedule, in the order benchmarks and tests sweep them.
+inline constexpr LoopSchedule all_loop_schedules[] = {LoopSchedule::LevelChunks,
+                                                      LoopSchedule::PointsOuter,
+                                                      LoopSchedule::MDRange, LoopSchedule::Flat};
+
+/// Whether a schedule tiles the levels, i.e. uses a launch's `level_block`.
+constexpr bool uses_level_block(LoopSchedule schedule) {
+  return schedule == LoopSchedule::LevelChunks || schedule == LoopSchedule::MDRange;
+}
+
 /// Points per work item of LoopSchedule::LevelChunks.
 inline constexpr index_t level_chunk_points = 256;
 
@@ -36,7 +46,7 @@ inline constexpr index_t level_chunk_points = 256;
 inline constexpr index_t all_levels = 0;
 
 const char* to_string(LoopSchedule schedule);
-/// "mdrange", "flat", "points-outer" or "level-chunks"; throws ConfigError otherwise.
+/// One of all_loop_schedules by its to_string() name; throws ConfigError naming them otherwise.
 LoopSchedule parse_loop_schedule(const std::string& name);
 
 /// The default schedule of an execution space: on CPUs the one that reads the field layout
