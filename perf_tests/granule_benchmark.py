@@ -259,23 +259,31 @@ def read_bench_json(path):
 
 
 def parse_callgrind_dumps(directory, prefix):
-    """{(strategy, call, part): instructions} summed over callgrind's dump files in `directory`
-    whose trigger is a client request starting with `prefix`; part is "host" or the kernel label.
-    Uses each file's `totals:` line (or `summary:`), the first event (Ir)."""
+    """({(strategy, call, part): {event: count}}, files, cache description) summed over
+    callgrind's dump files in `directory` whose trigger is a client request starting with
+    `prefix`; part is "host" or the kernel label. Uses each file's `events:` names and `totals:`
+    line (or `summary:`): Ir always, the cache events (D1mr, DLmr, ...) under --cache-sim."""
     counts = {}
     files = 0
+    caches = {}
     for name in sorted(os.listdir(directory)):
         if not name.startswith("callgrind.out."):
             continue
         trigger = total = summary = None
+        events = ["Ir"]
         with open(os.path.join(directory, name), errors="replace") as f:
             for line in f:
                 if line.startswith("desc: Trigger:"):
                     trigger = line.split(":", 2)[2].strip()
+                elif line.startswith("desc: ") and " cache:" in line:
+                    cache, text = line[len("desc: "):].split(":", 1)
+                    caches[cache.strip()] = " ".join(text.split())
+                elif line.startswith("events:"):
+                    events = line.split()[1:]
                 elif line.startswith("summary:"):
-                    summary = int(line.split()[1])
+                    summary = [int(x) for x in line.split()[1:]]
                 elif line.startswith("totals:"):
-                    total = int(line.split()[1])
+                    total = [int(x) for x in line.split()[1:]]
         request = "Client Request: "
         if trigger is None or not trigger.startswith(request + prefix):
             continue
@@ -285,12 +293,27 @@ def parse_callgrind_dumps(directory, prefix):
             continue
         strategy, call, kind = words[0], words[1], words[2]
         part = "host" if kind == "host" else (words[3] if len(words) > 3 else "?")
-        value = total if total is not None else summary
-        if value is None or value >= 2**62:  # an empty or unreadable dump
-            value = 0
-        key = (strategy, call, part)
-        counts[key] = counts.get(key, 0) + value
-    return counts, files
+        values = total if total is not None else summary
+        if values is None or any(v >= 2**62 for v in values):  # an empty or unreadable dump
+            values = []
+        values = values + [0] * (len(events) - len(values))  # callgrind drops trailing zeros
+        entry = counts.setdefault((strategy, call, part), {})
+        for event, value in zip(events, values):
+            entry[event] = entry.get(event, 0) + value
+    return counts, files, caches
+
+
+CACHE_LINE_BYTES = 64
+
+
+def cache_bytes(events):
+    """(memory, L1-miss) bytes of one dump's events under --cache-sim: the last-level cache's
+    data read and write misses, and the L1 data misses, times the line size; (None, None)
+    without cache simulation."""
+    if "DLmr" not in events:
+        return None, None
+    return ((events.get("DLmr", 0) + events.get("DLmw", 0)) * CACHE_LINE_BYTES,
+            (events.get("D1mr", 0) + events.get("D1mw", 0)) * CACHE_LINE_BYTES)
 
 
 def count_instructions(variant, directory, args, nlev, out_dir):
@@ -302,7 +325,10 @@ def count_instructions(variant, directory, args, nlev, out_dir):
     os.makedirs(work)
     plan_path = os.path.join(work, "plan.json")
     command = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-               f"--callgrind-out-file={os.path.join(work, 'callgrind.out.%p')}",
+               f"--callgrind-out-file={os.path.join(work, 'callgrind.out.%p')}"]
+    if args.cache_sim:
+        command += ["--cache-sim=yes", f"--D1={args.cache_sim_d1}", f"--LL={args.cache_sim_ll}"]
+    command += [
                os.path.join(directory, "bin", "count_instructions"),
                "--grid", grid_source(args.callgrind_grid), "--nlev", str(nlev),
                "--calls", str(args.callgrind_calls), "--level-block", args.callgrind_kblock,
@@ -320,7 +346,7 @@ def count_instructions(variant, directory, args, nlev, out_dir):
         plan = json.load(f)
     if not plan.get("under_valgrind"):
         return {"error": "count_instructions did not see valgrind (RUNNING_ON_VALGRIND == 0)"}
-    counts, files = parse_callgrind_dumps(work, plan["dump_prefix"])
+    counts, files, caches = parse_callgrind_dumps(work, plan["dump_prefix"])
     calls = plan["calls"]
     cell_levels = plan["cell_levels"]
     result = {"grid": args.callgrind_grid, "grid_source": plan["grid"],
@@ -328,6 +354,8 @@ def count_instructions(variant, directory, args, nlev, out_dir):
               "num_vertices": plan["num_vertices"], "nlev": nlev, "cell_levels": cell_levels,
               "schedule": plan["schedule"], "level_block": plan["level_block"], "calls": calls,
               "threads": 1, "dump_files": files, "seconds": round(seconds, 1), "strategies": {}}
+    if args.cache_sim:
+        result["cache_sim"] = caches
     for strategy, kernels in plan["strategies"].items():
         per_call = []
         for call in range(calls):
@@ -336,13 +364,26 @@ def count_instructions(variant, directory, args, nlev, out_dir):
             per_call.append(parts)
         if not any(per_call):
             return {"error": f"no callgrind dumps of strategy {strategy} in {work}"}
-        whole = [sum(p.values()) for p in per_call]
-        host = [p.get("host", 0) for p in per_call]
+        whole = [sum(e.get("Ir", 0) for e in p.values()) for p in per_call]
+        host = [p.get("host", {}).get("Ir", 0) for p in per_call]
         entry = {"whole_call": sum(whole) / calls, "whole_call_min": min(whole),
                  "whole_call_max": max(whole), "host": sum(host) / calls,
                  "whole_call_per_cell_level": sum(whole) / calls / cell_levels, "kernels": {}}
+
+        def add_cache_bytes(target, event_sets):
+            """Simulated memory and L1-miss bytes per call and per cell-level (--cache-sim)."""
+            pairs = [cache_bytes(e) for e in event_sets]
+            if not any(m is not None for m, _ in pairs):
+                return
+            pairs = [(m or 0, l1 or 0) for m, l1 in pairs]  # a dump without events: nothing ran
+            memory = sum(m for m, _ in pairs) / calls
+            l1 = sum(m for _, m in pairs) / calls
+            target.update(memory_bytes=memory, memory_bytes_per_cell_level=memory / cell_levels,
+                          l1_miss_bytes=l1, l1_miss_bytes_per_cell_level=l1 / cell_levels)
+
+        add_cache_bytes(entry, [e for p in per_call for e in p.values()])
         for label, extent in kernels.items():
-            values = [p.get(label, 0) for p in per_call]
+            values = [p.get(label, {}).get("Ir", 0) for p in per_call]
             n = sum(values) / calls
             point_levels = extent["points"] * extent["levels"] * extent["launches"]
             entry["kernels"][label] = {
@@ -350,6 +391,7 @@ def count_instructions(variant, directory, args, nlev, out_dir):
                 "points": extent["points"], "levels": extent["levels"],
                 "per_cell_level": n / cell_levels,
                 "per_point_level": n / point_levels if point_levels else None}
+            add_cache_bytes(entry["kernels"][label], [p[label] for p in per_call if label in p])
         result["strategies"][strategy] = entry
     log(f"{variant}: {files} callgrind dumps read in {seconds:.0f} s")
     return result
@@ -624,6 +666,11 @@ def markdown(report):
         ic_strategies = ic_all.get("strategies", {})
         where = (f"instructions counted on {ic_all['grid']} × {ic_all['nlev']}, 1 thread"
                  if "grid" in ic_all else ic_all.get("error", "instructions not counted"))
+        cache_sim = ic_all.get("cache_sim")
+        if cache_sim:
+            where += ("; memory and L1-miss bytes from callgrind's cache simulation ("
+                      + "; ".join(f"{name}: {text}" for name, text in sorted(cache_sim.items()))
+                      + "): demand misses x 64 B, without hardware prefetches and write-backs")
         out += [f"Per kernel, in call order (the build's default loop schedule, level block 1; "
                 f"{c.get('calls', '')} "
                 f"calls fenced after every kernel; {where}):", ""]
@@ -643,35 +690,48 @@ def markdown(report):
                     name = "**whole call** (fenced per kernel)"
                     per_cell = ic.get("whole_call_per_cell_level")
                     per_point = None
+                    simulated = ic
                 else:
+                    simulated = k or {}
                     name = f"`{step}`"
                     per_cell = k["per_cell_level"] if k else None
                     per_point = k["per_point_level"] if k else None
                 point_text = (f"{instr(per_point)} ({k['location']})" if per_point is not None
                               else "–")
-                rows.append([strategy, name, ms(q.get("median_ms")), ms(q.get("min_ms")),
-                             ms(q.get("max_ms")), num((q.get("bytes") or 0) / 1e6, 1),
-                             num(q.get("model_GBs")), percent(q.get("of_stream")),
-                             instr(per_cell), point_text])
-        out += table(["strategy", "kernel", "median ms", "min ms", "max ms", "model MB",
-                      "GB/s (model)", "of STREAM", "instr. per cell-level",
-                      "instr. per point-level"], rows,
-                     ["---", "---", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:"])
+                row = [strategy, name, ms(q.get("median_ms")), ms(q.get("min_ms")),
+                       ms(q.get("max_ms")), num((q.get("bytes") or 0) / 1e6, 1),
+                       num(q.get("model_GBs")), percent(q.get("of_stream")),
+                       instr(per_cell), point_text]
+                if cache_sim:
+                    model = (q.get("bytes") or 0) / c["cell_levels"] if c.get("cell_levels") \
+                        else None
+                    row += [num(model, 0), num(simulated.get("memory_bytes_per_cell_level"), 0),
+                            num(simulated.get("l1_miss_bytes_per_cell_level"), 0)]
+                rows.append(row)
+        headers = ["strategy", "kernel", "median ms", "min ms", "max ms", "model MB",
+                   "GB/s (model)", "of STREAM", "instr. per cell-level", "instr. per point-level"]
+        if cache_sim:
+            headers += ["model B per cell-level", "simulated memory B per cell-level",
+                        "simulated L1-miss B per cell-level"]
+        out += table(headers, rows, ["---", "---"] + ["--:"] * (len(headers) - 2))
         out.append("")
     if counts:
         out += ["## Instruction counts", ""]
         rows = []
         for key, ic in counts.items():
             if "error" in ic:
-                rows.append([key, ic["error"], "", "", "", ""])
+                rows.append([key, ic["error"], "", "", "", "", ""])
                 continue
             for strategy, s in ic["strategies"].items():
                 rows.append([key.split("/")[0], f"{ic['grid']} × {ic['nlev']}", strategy,
                              f"{s['whole_call']:,.0f}", instr(s["whole_call_per_cell_level"]),
-                             f"{s['host']:,.0f}"])
+                             f"{s['host']:,.0f}",
+                             num(s.get("memory_bytes_per_cell_level"), 0)
+                             if "memory_bytes_per_cell_level" in s else "–"])
         out += table(["variant", "grid × levels", "strategy", "instructions per call",
-                      "per cell-level", "of which host code between kernels"], rows,
-                     ["---", "---", "---", "--:", "--:", "--:"])
+                      "per cell-level", "of which host code between kernels",
+                      "simulated memory B per cell-level (--cache-sim)"], rows,
+                     ["---", "---", "---", "--:", "--:", "--:", "--:"])
         out.append("")
     return "\n".join(out)
 
@@ -713,6 +773,17 @@ def parse_args(argv):
                              "default, level-chunks with ICON's field layout)")
     parser.add_argument("--callgrind-kblock", default="1",
                         help="level block of the instruction counts (default 1)")
+    parser.add_argument("--cache-sim", action="store_true",
+                        help="also simulate the caches under callgrind (--cache-sim=yes): per "
+                        "kernel the memory bytes (last-level misses x 64 B) and L1-miss bytes per "
+                        "cell-level, next to the byte model; use a grid larger than the simulated "
+                        "last-level cache (--callgrind-grid R2B5 for 32 MiB)")
+    parser.add_argument("--cache-sim-d1", default="32768,8,64",
+                        help="simulated L1 data cache: size,associativity,line bytes (default "
+                        "32768,8,64)")
+    parser.add_argument("--cache-sim-ll", default="33554432,16,64",
+                        help="simulated last-level cache: size,associativity,line bytes (default "
+                        "33554432,16,64: 32 MiB, 16-way)")
     parser.add_argument("--no-callgrind", action="store_true",
                         help="skip the instruction counts (no valgrind needed)")
     parser.add_argument("--quick", action="store_true",
@@ -737,6 +808,16 @@ def parse_args(argv):
         parser.error("--threads must be >= 1 and --nlevs >= 2")
     if args.calls < 1 or args.callgrind_calls < 1 or args.min_time <= 0:
         parser.error("--calls and --callgrind-calls must be >= 1, --min-time > 0")
+    if args.cache_sim and args.no_callgrind:
+        parser.error("--cache-sim needs callgrind: drop --no-callgrind")
+    for option, value in (("--cache-sim-d1", args.cache_sim_d1),
+                          ("--cache-sim-ll", args.cache_sim_ll)):
+        parts = value.split(",")
+        if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+            parser.error(f"{option} {value}: expected size,associativity,line bytes "
+                         "(positive integers, e.g. 32768,8,64)")
+        if int(parts[2]) != CACHE_LINE_BYTES:
+            parser.error(f"{option} {value}: the line size must be {CACHE_LINE_BYTES} bytes")
     variants = [("default", args.build)]
     for v in args.variant:
         name, sep, directory = v.partition("=")
@@ -792,7 +873,9 @@ def main(argv):
                              "bytes_per_cell_level": MEMORY_BYTES_PER_CELL_LEVEL},
             "callgrind": None if args.no_callgrind else {
                 "grid": args.callgrind_grid, "calls": args.callgrind_calls,
-                "schedule": args.callgrind_schedule, "level_block": args.callgrind_kblock}}
+                "schedule": args.callgrind_schedule, "level_block": args.callgrind_kblock,
+                "cache_sim": {"D1": args.cache_sim_d1, "LL": args.cache_sim_ll}
+                if args.cache_sim else None}}
         report = {"metadata": meta, "instructions": {}, "cases": []}
         started = time.monotonic()
         if not args.no_callgrind:
