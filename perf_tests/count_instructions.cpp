@@ -31,6 +31,7 @@
 
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
+#include <icondiff/diffusion/diffusion_traffic.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
@@ -56,44 +57,6 @@ using M = Space::memory_space;
 
 /// The granule as every diffusion benchmark sets it up.
 using Setup = icondiff::bench::DiffusionBenchmarkSetup<M>;
-
-// ---- The iteration space of every kernel -------------------------------------------------------
-
-struct Extent {
-  const char* location;  ///< cells, edges, vertices, column (a vertical profile)
-  double points;
-  int levels;
-};
-
-/// Points and levels of every kernel the granule launches, keyed by label, as
-/// src/diffusion/diffusion_impl.hpp launches them (keep the two the same; a label missing here is
-/// reported with 0 points).
-std::map<std::string, Extent> kernel_extents(const icondiff::DiffusionRanges& r, int nlev,
-                                             const icondiff::DiffusionConfig& config,
-                                             icondiff::DiffusionStrategy strategy) {
-  namespace L = icondiff::diffusion_labels;
-  std::map<std::string, Extent> e;
-  e[L::scale_k] = {"column", 1, nlev};
-  e[L::rbf_before_nabla2] = {"vertices", double(r.rbf_vertices.size()), nlev};
-  e[L::rbf_before_nabla4] = {"vertices", double(r.rbf_vertices.size()), nlev};
-  e[L::nabla2_and_smag] = {"edges", double(r.nabla2_edges.size()), nlev};
-  if (config.computes_turbulence_diagnostics())
-    e[L::turbulence] = {"cells", double(r.turbulence_cells.size()), nlev - 1};
-  e[L::vn] = {"edges", double(r.vn_edges.size()), nlev};
-  if (strategy == icondiff::DiffusionStrategy::Unfused) {
-    e[L::copy_w] = {"cells", double(r.all_cells.size()), nlev + 1};
-    e[L::w] = {"cells", double(r.w_cells.size()), nlev};
-  } else {
-    e[L::w_nabla2] = {"cells", double(r.w_cells.size()), nlev};
-    e[L::w_update] = {"cells", double(r.w_updated_cells.size()), nlev};
-  }
-  if (config.apply_to_temperature) {
-    e[L::cold_pools] = {"edges", double(r.cold_pool_edges.size()), 2};
-    e[L::copy_theta] = {"cells", double(r.all_cells.size()), nlev};
-    e[L::theta] = {"cells", double(r.turbulence_cells.size()), nlev};
-  }
-  return e;
-}
 
 // ---- Splitting callgrind's counts at every kernel ----------------------------------------------
 
@@ -241,7 +204,7 @@ std::string json_string(const std::string& s) {
 
 struct StrategyRun {
   std::string name;
-  std::map<std::string, Extent> extents;
+  std::map<std::string, icondiff::DiffusionKernelExtent> extents;
   std::map<std::string, int> launches;  ///< per measured call
 };
 
@@ -276,9 +239,10 @@ int run(const Options& o) {
     options.schedule = schedule;
     options.level_block = level_block;
     icondiff::Diffusion<Space> diffusion(s.config, s.inputs, options);
-    StrategyRun r{icondiff::to_string(strategy),
-                  kernel_extents(diffusion.ranges(), s.nlev, s.config, strategy),
-                  {}};
+    StrategyRun r{
+        icondiff::to_string(strategy),
+        icondiff::diffusion_kernel_extents(diffusion.ranges(), s.nlev, s.config, strategy),
+        {}};
     // Instrumentation from here on: the set-up above runs uncounted (--instr-atstart=no).
     if (!instrumented) {
       CALLGRIND_START_INSTRUMENTATION;
@@ -335,7 +299,9 @@ int run(const Options& o) {
       std::size_t j = 0;
       for (const auto& [label, n] : runs[i].launches) {
         const auto it = runs[i].extents.find(label);
-        const Extent e = it == runs[i].extents.end() ? Extent{"unknown", 0, 0} : it->second;
+        const icondiff::DiffusionKernelExtent e =
+            it == runs[i].extents.end() ? icondiff::DiffusionKernelExtent{"unknown", 0, 0}
+                                        : it->second;
         f << (j++ ? "," : "") << "\n      " << json_string(label) << ": {\"launches\": " << n
           << ", \"location\": " << json_string(e.location) << ", \"points\": " << e.points
           << ", \"levels\": " << e.levels << "}";

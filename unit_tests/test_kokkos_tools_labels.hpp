@@ -10,7 +10,9 @@
 //   - the step regions are exactly the expected ones, in order, for the configuration,
 //   - each exchange (start, wait) and each fence runs inside its exchange step's region,
 //   - nothing is allocated or deep-copied inside the call, and on one rank nothing is fenced,
-//   - regions are balanced.
+//   - regions are balanced,
+//   - the kernels launched are exactly those the byte model (diffusion_kernel_bytes) and the
+//     iteration-space table (diffusion_kernel_extents) describe for the configuration.
 // The first test plants the faults these checks are for (an unlabelled kernel, reduce and scan
 // inside a pushed region, a kernel outside any step region, one outside the call, a region named
 // like a kernel, an allocation, a deep copy, a fence outside a step) and requires the same
@@ -19,6 +21,8 @@
 #include "support/test_grids.hpp"
 
 #include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_labels.hpp>
+#include <icondiff/diffusion/diffusion_traffic.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/kokkos_compat.hpp>
 
@@ -430,6 +434,23 @@ TEST(TEST_CATEGORY, granule_call_kernels_are_labelled_and_inside_named_regions) 
               EXPECT_EQ(kernels_in_step[step], 0u) << step;
             else
               EXPECT_GE(kernels_in_step[step], 1u) << step;
+          // The benchmarks' byte model and iteration-space table cover exactly these kernels.
+          std::set<std::string> launched;
+          for (const Event& e : events)
+            if (starts_with(e.kind, "parallel_")) launched.insert(e.name);
+          std::set<std::string> modelled, extents;
+          for (const auto& [label, bytes] :
+               diffusion_kernel_bytes(granule.ranges(), grid.num_cells, grid.num_edges,
+                                      grid.num_vertices, nlev, config_case.config, strategy))
+            if (label != diffusion_labels::run) modelled.insert(label);
+          for (const auto& [label, extent] :
+               diffusion_kernel_extents(granule.ranges(), nlev, config_case.config, strategy)) {
+            extents.insert(label);
+            EXPECT_GE(extent.points, 1.0) << label;
+            EXPECT_GE(extent.levels, 1) << label;
+          }
+          EXPECT_EQ(modelled, launched) << "diffusion_kernel_bytes";
+          EXPECT_EQ(extents, launched) << "diffusion_kernel_extents";
           EXPECT_EQ(c.exchanges, expected_exchange_events(steps));
           // One rank: no fence at all; exchanges that move data: one fence before each start.
           EXPECT_EQ(c.fences, synchronize ? expected_starts(steps) : 0u);

@@ -55,6 +55,34 @@ std::map<std::string, double> diffusion_kernel_bytes(const DiffusionRanges& r, i
   return b;
 }
 
+std::map<std::string, DiffusionKernelExtent> diffusion_kernel_extents(const DiffusionRanges& r,
+                                                                      int nlev,
+                                                                      const DiffusionConfig& config,
+                                                                      DiffusionStrategy strategy) {
+  namespace L = diffusion_labels;
+  std::map<std::string, DiffusionKernelExtent> e;
+  e[L::scale_k] = {"column", 1, nlev};
+  e[L::rbf_before_nabla2] = {"vertices", double(r.rbf_vertices.size()), nlev};
+  e[L::rbf_before_nabla4] = {"vertices", double(r.rbf_vertices.size()), nlev};
+  e[L::nabla2_and_smag] = {"edges", double(r.nabla2_edges.size()), nlev};
+  if (config.computes_turbulence_diagnostics())
+    e[L::turbulence] = {"cells", double(r.turbulence_cells.size()), nlev - 1};
+  e[L::vn] = {"edges", double(r.vn_edges.size()), nlev};
+  if (strategy == DiffusionStrategy::Unfused) {
+    e[L::copy_w] = {"cells", double(r.all_cells.size()), nlev + 1};
+    e[L::w] = {"cells", double(r.w_cells.size()), nlev};
+  } else {
+    e[L::w_nabla2] = {"cells", double(r.w_cells.size()), nlev};
+    e[L::w_update] = {"cells", double(r.w_updated_cells.size()), nlev};
+  }
+  if (config.apply_to_temperature) {
+    e[L::cold_pools] = {"edges", double(r.cold_pool_edges.size()), 2};
+    e[L::copy_theta] = {"cells", double(r.all_cells.size()), nlev};
+    e[L::theta] = {"cells", double(r.turbulence_cells.size()), nlev};
+  }
+  return e;
+}
+
 double diffusion_minimum_bytes(index_t num_cells, index_t num_edges, index_t num_vertices,
                                int nlev) {
   return (104.0 * num_edges + 64.0 * num_vertices + 88.0 * num_cells) * nlev;

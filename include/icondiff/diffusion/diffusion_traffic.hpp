@@ -19,6 +19,23 @@ std::map<std::string, double> diffusion_kernel_bytes(const DiffusionRanges& rang
                                                      const DiffusionConfig& config,
                                                      DiffusionStrategy strategy);
 
+/// The iteration space of one kernel of the granule: the kind of its points (cells, edges,
+/// vertices, or column for a vertical profile), how many, and its levels.
+struct DiffusionKernelExtent {
+  const char* location;
+  double points;
+  int levels;
+};
+
+/// Points and levels of every kernel the granule launches with `config` and `strategy`, keyed
+/// by kernel label, from the same ranges src/diffusion/diffusion_impl.hpp launches them over (the
+/// per-point-level counts of count_instructions divide by them). Its labels, and those of
+/// diffusion_kernel_bytes, are the kernels a call launches (checked by the Kokkos Tools test).
+std::map<std::string, DiffusionKernelExtent> diffusion_kernel_extents(const DiffusionRanges& ranges,
+                                                                      int nlev,
+                                                                      const DiffusionConfig& config,
+                                                                      DiffusionStrategy strategy);
+
 /// performance_model.md §3.2's lower bound for one call: 104 E + 64 V + 88 C bytes per level in
 /// FP64 (about 276 B per cell and level): the 3-D traffic of kernels fused as far as possible,
 /// without copies or stored temporaries. The roofline every strategy is measured against.
