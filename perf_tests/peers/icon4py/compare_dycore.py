@@ -52,7 +52,8 @@ icondiff's own zones.
    factors) equal ICON4Py's.
 
 Cases: predictor with is_iau_active off/on; corrector with divdamp_order 24 and 2nd+4th, 2nd
-only, 4th only, 2nd+4th with IAU; divdamp_order 4 with 4th only and with neither (IAU on).
+only, 4th only, 2nd+4th with IAU; divdamp_order 4 with 4th only and with neither (IAU on);
+divdamp_order 2 with 2nd order, IAU off and on.
 limited_area is the grid's: true on R19B04 (lateral-boundary vn, nudging-weighted 4th-order
 damping), false on the global grids. The solver steps (inputs near hydrostatic balance as
 unit_tests/support/random_dycore.hpp draws them: positive rho/theta/layer thicknesses, exner
@@ -340,6 +341,14 @@ CASES = (
                                               "apply_2nd_order_divergence_damping": False,
                                               "apply_4th_order_divergence_damping": False,
                                               "is_iau_active": True}),
+    Case(CORRECTOR, "order 2, 2nd", {"divdamp_order": 2,
+                                     "apply_2nd_order_divergence_damping": True,
+                                     "apply_4th_order_divergence_damping": False,
+                                     "is_iau_active": False}),
+    Case(CORRECTOR, "order 2, 2nd, iau on", {"divdamp_order": 2,
+                                             "apply_2nd_order_divergence_damping": True,
+                                             "apply_4th_order_divergence_damping": False,
+                                             "is_iau_active": True}),
 )
 
 def solver_case(program: str, name: str, **flags) -> Case:
