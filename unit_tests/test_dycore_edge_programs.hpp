@@ -8,6 +8,7 @@
 // Double builds must agree with the reference exactly (same operation order, no contraction);
 // mixed-precision builds within the stencil tolerance. Compiled once per backend.
 #include "reference/dycore_reference.hpp"
+#include "support/dycore_test_cases.hpp"
 #include "support/field_compare.hpp"
 #include "support/random_dycore.hpp"
 #include "support/simple_grid.hpp"
@@ -32,54 +33,19 @@ using test::HostArray;
 using test::HostArrays;
 using test::HostField;
 
-std::uint64_t seed_for(const std::string& test) {
-  if (const char* env = std::getenv("ICONDIFF_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the case name: stable, different per case
-  for (const char c : test) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}
-
-struct GridCase {
-  std::string name;
-  Grid grid;
-  int nlev;
-};
-
-/// The torus (every zone the whole grid), a global and a limited-area grid.
-std::vector<GridCase> dycore_grids() {
-  std::vector<GridCase> grids;
-  grids.push_back({"torus", test::make_simple_torus_grid(), 12});
-  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 8});
-  return grids;
-}
-
 HostArray as_array(const HostField<double>& f) {
   return {{static_cast<std::size_t>(f.points), static_cast<std::size_t>(f.levels)}, f.values};
 }
 
-/// The reference's output next to the kernel's: equal everywhere (NaN == NaN), exactly in a
-/// double build; and outside `domain` the kernel kept the initial bits.
+/// The reference's output next to the kernel's (test::expect_dycore_output) with the program's
+/// domain: points and levels.
 void expect_output(const std::string& what, const HostArray& kernel, const HostArray& reference,
                    const HostArray& initial, const ProgramDomain& domain) {
-  const HostField<double> k = kernel.field(), r = reference.field(), i = initial.field();
-  const test::Tolerance tol =
-      sizeof(vp) == sizeof(float) ? test::stencil_tolerance() : test::Tolerance{0.0, 0.0};
-  EXPECT_TRUE(test::all_close(what, k, r, tol));
-  std::size_t touched = 0, not_finite = 0;
-  for (int level = 0; level < k.levels; ++level)
-    for (index_t p = 0; p < k.points; ++p) {
-      const bool inside = domain.horizontal.contains(p) && level >= domain.vertical_start &&
-                          level < domain.vertical_end;
-      if (inside) {
-        not_finite += std::isfinite(k(p, level)) ? 0 : 1;
-        continue;
-      }
-      const double a = k(p, level), b = i(p, level);
-      if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++touched;
-    }
-  EXPECT_EQ(touched, 0u) << what << ": points outside the domain were written";
-  // Every value inside the domain is finite: a comparison of NaN with NaN proves nothing.
-  EXPECT_EQ(not_finite, 0u) << what << ": values inside the domain are not finite";
+  test::expect_dycore_output(what, kernel.field(), reference.field(), initial.field(),
+                             [&](index_t p, int level) {
+                               return domain.horizontal.contains(p) &&
+                                      level >= domain.vertical_start && level < domain.vertical_end;
+                             });
 }
 
 /// A random sub-domain of `full` (at least one point and level).
@@ -161,13 +127,13 @@ reference::ComputeRhoThetaPgradAndUpdateVnArgs reference_args(
 }
 
 TEST(TEST_CATEGORY, DycoreComputeRhoThetaPgradAndUpdateVnMatchesReference) {
-  for (auto& g : dycore_grids()) {
+  for (auto& g : test::dycore_grids()) {
     const DeviceGrid<M> device(g.grid);
     for (const bool iau : {false, true})
       for (const bool subdomain : {false, true}) {
         const std::string name = g.name + (iau ? " iau" : "") + (subdomain ? " subdomain" : "");
         SCOPED_TRACE(name);
-        test::RandomSource rng(seed_for("rho_theta_pgrad " + name));
+        test::RandomSource rng(test::dycore_seed("rho_theta_pgrad " + name));
         HostArrays statics, call_host;
         const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
         Dycore<Space> dycore(DycoreConfig{}, in);
@@ -222,11 +188,11 @@ TEST(TEST_CATEGORY, DycoreApplyDivergenceDampingAndUpdateVnMatchesReference) {
   cases.push_back({false, true, true, false, DivergenceDampingOrder::FourthOrder});
   cases.push_back({false, true, false, true, DivergenceDampingOrder::FourthOrder});
 
-  for (auto& g : dycore_grids()) {
+  for (auto& g : test::dycore_grids()) {
     const DeviceGrid<M> device(g.grid);
     // One static bundle per grid (random fields take most of the test's time); each case draws
     // its own per-call fields and configuration.
-    test::RandomSource static_rng(seed_for("divdamp statics " + g.name));
+    test::RandomSource static_rng(test::dycore_seed("divdamp statics " + g.name));
     HostArrays statics;
     const DycoreInputs<M> grid_inputs =
         test::random_dycore_inputs(device, g.nlev, static_rng, statics);
@@ -242,7 +208,7 @@ TEST(TEST_CATEGORY, DycoreApplyDivergenceDampingAndUpdateVnMatchesReference) {
                                  (c.flip_limited_area ? " limited_area flipped" : "") +
                                  (subdomain ? " subdomain" : "");
         SCOPED_TRACE(name);
-        test::RandomSource rng(seed_for("divdamp " + name));
+        test::RandomSource rng(test::dycore_seed("divdamp " + name));
         HostArrays call_host;
         DycoreInputs<M> in = grid_inputs;
         if (c.flip_limited_area) in.grid.limited_area = !device.limited_area;

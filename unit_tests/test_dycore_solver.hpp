@@ -8,6 +8,7 @@
 // domain must keep its initial bits. Physical checks: a resting isothermal atmosphere stays at
 // rest, and the solved w satisfies the tridiagonal system to round-off. Compiled once per backend.
 #include "reference/dycore_reference.hpp"
+#include "support/dycore_test_cases.hpp"
 #include "support/field_compare.hpp"
 #include "support/random_dycore.hpp"
 #include "support/simple_grid.hpp"
@@ -31,47 +32,12 @@ using test::HostArray;
 using test::HostArrays;
 using test::HostField;
 
-std::uint64_t seed_for(const std::string& test) {
-  if (const char* env = std::getenv("ICONDIFF_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the case name
-  for (const char c : test) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}
-
-struct GridCase {
-  std::string name;
-  Grid grid;
-  int nlev;
-};
-
-std::vector<GridCase> solver_grids() {
-  std::vector<GridCase> grids;
-  grids.push_back({"torus", test::make_simple_torus_grid(), 12});
-  for (auto& g : test::global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 8});
-  return grids;
-}
-
-/// The kernel's output equals the reference's everywhere (exactly in double); outside the
-/// domain's cells (all levels) it kept its initial bits.
+/// The reference's output next to the kernel's (test::expect_dycore_output) with the domain's
+/// cells, all levels.
 void expect_output(const std::string& what, const HostArray& kernel, const HostField<double>& ref,
                    const HostArray& initial, IndexRange cells) {
-  const HostField<double> k = kernel.field(), i = initial.field();
-  const test::Tolerance tol =
-      sizeof(vp) == sizeof(float) ? test::stencil_tolerance() : test::Tolerance{0.0, 0.0};
-  EXPECT_TRUE(test::all_close(what, k, ref, tol));
-  std::size_t touched = 0, not_finite = 0;
-  for (int level = 0; level < k.levels; ++level)
-    for (index_t p = 0; p < k.points; ++p) {
-      if (cells.contains(p)) {
-        not_finite += std::isfinite(k(p, level)) ? 0 : 1;
-        continue;
-      }
-      const double a = k(p, level), b = i(p, level);
-      if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++touched;
-    }
-  EXPECT_EQ(touched, 0u) << what << ": points outside the domain were written";
-  // Every value inside the domain is finite: a comparison of NaN with NaN proves nothing.
-  EXPECT_EQ(not_finite, 0u) << what << ": values inside the domain are not finite";
+  test::expect_dycore_output(what, kernel.field(), ref, initial.field(),
+                             [&](index_t p, int) { return cells.contains(p); });
 }
 
 IndexRange random_cells(IndexRange full, test::RandomSource& rng) {
@@ -144,9 +110,9 @@ TEST(TEST_CATEGORY, DycoreSolverAtPredictorStepMatchesReference) {
       {false, true, DivergenceDampingType::TwoDimensional, RayleighType::Classic},
       {true, false, DivergenceDampingType::Combined, RayleighType::Klemp},
   };
-  for (auto& g : solver_grids()) {
+  for (auto& g : test::dycore_grids()) {
     const DeviceGrid<M> device(g.grid);
-    test::RandomSource static_rng(seed_for("solver statics " + g.name));
+    test::RandomSource static_rng(test::dycore_seed("solver statics " + g.name));
     HostArrays statics;
     const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
     for (std::size_t n = 0; n < cases.size(); ++n)
@@ -160,7 +126,7 @@ TEST(TEST_CATEGORY, DycoreSolverAtPredictorStepMatchesReference) {
                                  std::to_string(int(c.divdamp_type)) + " rayleigh " +
                                  std::to_string(int(c.rayleigh)) + (subdomain ? " subdomain" : "");
         SCOPED_TRACE(name);
-        test::RandomSource rng(seed_for("predictor " + name));
+        test::RandomSource rng(test::dycore_seed("predictor " + name));
         DycoreConfig config;
         config.divdamp_type = c.divdamp_type;
         config.rayleigh_type = c.rayleigh;
@@ -251,9 +217,9 @@ TEST(TEST_CATEGORY, DycoreSolverAtCorrectorStepMatchesReference) {
       {false, true, true, true, RayleighType::Classic},
       {true, true, true, true, RayleighType::Klemp},
   };
-  for (auto& g : solver_grids()) {
+  for (auto& g : test::dycore_grids()) {
     const DeviceGrid<M> device(g.grid);
-    test::RandomSource static_rng(seed_for("solver statics " + g.name));
+    test::RandomSource static_rng(test::dycore_seed("solver statics " + g.name));
     HostArrays statics;
     const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
     for (std::size_t n = 0; n < cases.size(); ++n)
@@ -268,7 +234,7 @@ TEST(TEST_CATEGORY, DycoreSolverAtCorrectorStepMatchesReference) {
                                  " rayleigh " + std::to_string(int(c.rayleigh)) +
                                  (subdomain ? " subdomain" : "");
         SCOPED_TRACE(name);
-        test::RandomSource rng(seed_for("corrector " + name));
+        test::RandomSource rng(test::dycore_seed("corrector " + name));
         DycoreConfig config;
         config.rayleigh_type = c.rayleigh;
         config.veladv_offctr = rng.uniform(0, 0.5);
