@@ -4,6 +4,7 @@
 // update_theta_and_exner.
 #pragma once
 
+#include <icondiff/core/launch.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
 namespace icondiff::stencils {
@@ -56,10 +57,38 @@ struct CalculateNabla2ForTheta {
   CalculateNabla2ForZ<MemorySpace> flux;
   ConstField<wp, MemorySpace> geofac_div;  ///< (C, 3 [C2E])
   ConstIndexTable<MemorySpace> c2e;
-  KOKKOS_INLINE_FUNCTION vp compute(const index_t c, const index_t k) const {
+
+  /// What a cell's levels share: its C2E edges, their two cells, lengths and coefficients.
+  struct CellColumn {
+    index_t e[3], cell0[3], cell1[3];
+    wp inv_dual_edge_length[3], div[3];
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION CellColumn column(const index_t c) const {
+    CellColumn col;
+    for (int j = 0; j < 3; ++j) {
+      const index_t e = c2e(c, j);
+      col.e[j] = e;
+      col.cell0[j] = flux.e2c(e, 0);
+      col.cell1[j] = flux.e2c(e, 1);
+      col.inv_dual_edge_length[j] = flux.inv_dual_edge_length(e);
+      col.div[j] = geofac_div(c, j);
+    }
+    return col;
+  }
+
+  /// The divergence at level k of the column (flux.compute's arithmetic at each edge).
+  KOKKOS_FORCEINLINE_FUNCTION vp at(const CellColumn& col, const index_t k) const {
     wp s = 0;
-    for (int j = 0; j < 3; ++j) s += flux.compute(c2e(c, j), k) * geofac_div(c, j);
+    for (int j = 0; j < 3; ++j)
+      s += nabla2_for_z(flux.kh_smag_e(col.e[j], k), col.inv_dual_edge_length[j],
+                        flux.theta_v(col.cell1[j], k), flux.theta_v(col.cell0[j], k)) *
+           col.div[j];
     return static_cast<vp>(s);
+  }
+
+  KOKKOS_INLINE_FUNCTION vp compute(const index_t c, const index_t k) const {
+    return at(column(c), k);
   }
 };
 
@@ -150,6 +179,31 @@ struct ApplyDiffusionToThetaAndExner {
         theta_and_exner(z_temp, area(c), zdiffu.theta_v(c, k), exner(c, k), rd_o_cvd);
     theta_v(c, k) = r.first;
     exner(c, k) = r.second;
+  }
+
+  /// Levels [k0, k1) of cell c (points-outer schedule): the edges, their cells and coefficients
+  /// once, then operator()'s arithmetic per level (without the steep-point test when the
+  /// truly horizontal diffusion is off).
+  KOKKOS_INLINE_FUNCTION void levels(const index_t c, const index_t k0, const index_t k1) const {
+    const auto col = nabla2.column(c);
+    const wp a = area(c);
+    if (!apply_zdiffusion_t) {
+      ICONDIFF_POINT_LOOP_SIMD
+      for (index_t k = k0; k < k1; ++k) {
+        const Pair<wp> r =
+            theta_and_exner(nabla2.at(col, k), a, zdiffu.theta_v(c, k), exner(c, k), rd_o_cvd);
+        theta_v(c, k) = r.first;
+        exner(c, k) = r.second;
+      }
+      return;
+    }
+    for (index_t k = k0; k < k1; ++k) {
+      vp z_temp = nabla2.at(col, k);
+      if (zdiffu.zd_diffcoef(c, k) != wp(0.0)) z_temp = zdiffu.compute(c, k, z_temp);
+      const Pair<wp> r = theta_and_exner(z_temp, a, zdiffu.theta_v(c, k), exner(c, k), rd_o_cvd);
+      theta_v(c, k) = r.first;
+      exner(c, k) = r.second;
+    }
   }
 };
 

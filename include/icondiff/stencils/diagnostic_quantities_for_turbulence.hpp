@@ -17,15 +17,35 @@ struct TemporaryFieldsForTurbulenceDiagnostics {
   ConstVector<vp, MemorySpace> diff_multfac_smag;  ///< (K)
   ConstIndexTable<MemorySpace> c2e;
 
-  /// {kh_c, div}
-  KOKKOS_INLINE_FUNCTION Pair<vp> compute(const index_t c, const index_t k) const {
+  /// What a cell's levels share: its C2E edges and their coefficients.
+  struct CellColumn {
+    index_t e[3];
+    wp bln[3], div[3];
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION CellColumn column(const index_t c) const {
+    CellColumn col;
+    for (int j = 0; j < 3; ++j) {
+      col.e[j] = c2e(c, j);
+      col.bln[j] = e_bln_c_s(c, j);
+      col.div[j] = geofac_div(c, j);
+    }
+    return col;
+  }
+
+  /// {kh_c, div} at level k of the column.
+  KOKKOS_FORCEINLINE_FUNCTION Pair<vp> at(const CellColumn& col, const index_t k) const {
     wp kh_sum = 0, div = 0;
     for (int j = 0; j < 3; ++j) {
-      const index_t e = c2e(c, j);
-      kh_sum += static_cast<wp>(kh_smag_ec(e, k)) * e_bln_c_s(c, j);
-      div += vn(e, k) * geofac_div(c, j);
+      kh_sum += static_cast<wp>(kh_smag_ec(col.e[j], k)) * col.bln[j];
+      div += vn(col.e[j], k) * col.div[j];
     }
     return {static_cast<vp>(kh_sum / static_cast<wp>(diff_multfac_smag(k))), static_cast<vp>(div)};
+  }
+
+  /// {kh_c, div}
+  KOKKOS_INLINE_FUNCTION Pair<vp> compute(const index_t c, const index_t k) const {
+    return at(column(c), k);
   }
 };
 
@@ -85,6 +105,22 @@ struct CalculateDiagnosticQuantitiesForTurbulence {
                                                   here.first, above.first);
     div_ic(c, kh) = r.first;
     hdef_ic(c, kh) = r.second;
+  }
+
+  /// Half levels [k0, k1) of cell c (points-outer schedule; k0 >= 1): the edges and coefficients
+  /// once, and each full level's temporaries computed once and carried to the next half level.
+  KOKKOS_INLINE_FUNCTION void levels(const index_t c, const index_t k0, const index_t k1) const {
+    if (k0 >= k1) return;
+    const auto col = temporaries.column(c);
+    Pair<vp> above = temporaries.at(col, k0 - 1);
+    for (index_t kh = k0; kh < k1; ++kh) {
+      const Pair<vp> here = temporaries.at(col, kh);
+      const Pair<vp> r = diagnostics_for_turbulence(wgtfac_c(c, kh), here.second, above.second,
+                                                    here.first, above.first);
+      div_ic(c, kh) = r.first;
+      hdef_ic(c, kh) = r.second;
+      above = here;
+    }
   }
 };
 
