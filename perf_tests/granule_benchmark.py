@@ -316,6 +316,19 @@ def cache_bytes(events):
             (events.get("D1mr", 0) + events.get("D1mw", 0)) * CACHE_LINE_BYTES)
 
 
+def cache_bytes_entry(event_sets, calls, cell_levels):
+    """Simulated memory and L1-miss bytes per call and per cell-level of the dumps `event_sets`
+    (summed over `calls` calls); {} without --cache-sim."""
+    pairs = [cache_bytes(e) for e in event_sets]
+    if not any(m is not None for m, _ in pairs):
+        return {}
+    pairs = [(m or 0, l1 or 0) for m, l1 in pairs]  # a dump without events: nothing ran
+    memory = sum(m for m, _ in pairs) / calls
+    l1 = sum(m for _, m in pairs) / calls
+    return {"memory_bytes": memory, "memory_bytes_per_cell_level": memory / cell_levels,
+            "l1_miss_bytes": l1, "l1_miss_bytes_per_cell_level": l1 / cell_levels}
+
+
 def count_instructions(variant, directory, args, nlev, out_dir):
     """Runs count_instructions under callgrind; returns the instruction table of one (variant,
     nlev) or a dict with "error"."""
@@ -369,19 +382,8 @@ def count_instructions(variant, directory, args, nlev, out_dir):
         entry = {"whole_call": sum(whole) / calls, "whole_call_min": min(whole),
                  "whole_call_max": max(whole), "host": sum(host) / calls,
                  "whole_call_per_cell_level": sum(whole) / calls / cell_levels, "kernels": {}}
-
-        def add_cache_bytes(target, event_sets):
-            """Simulated memory and L1-miss bytes per call and per cell-level (--cache-sim)."""
-            pairs = [cache_bytes(e) for e in event_sets]
-            if not any(m is not None for m, _ in pairs):
-                return
-            pairs = [(m or 0, l1 or 0) for m, l1 in pairs]  # a dump without events: nothing ran
-            memory = sum(m for m, _ in pairs) / calls
-            l1 = sum(m for _, m in pairs) / calls
-            target.update(memory_bytes=memory, memory_bytes_per_cell_level=memory / cell_levels,
-                          l1_miss_bytes=l1, l1_miss_bytes_per_cell_level=l1 / cell_levels)
-
-        add_cache_bytes(entry, [e for p in per_call for e in p.values()])
+        entry.update(cache_bytes_entry([e for p in per_call for e in p.values()], calls,
+                                       cell_levels))
         for label, extent in kernels.items():
             values = [p.get(label, {}).get("Ir", 0) for p in per_call]
             n = sum(values) / calls
@@ -391,7 +393,8 @@ def count_instructions(variant, directory, args, nlev, out_dir):
                 "points": extent["points"], "levels": extent["levels"],
                 "per_cell_level": n / cell_levels,
                 "per_point_level": n / point_levels if point_levels else None}
-            add_cache_bytes(entry["kernels"][label], [p[label] for p in per_call if label in p])
+            entry["kernels"][label].update(cache_bytes_entry(
+                [p[label] for p in per_call if label in p], calls, cell_levels))
         result["strategies"][strategy] = entry
     log(f"{variant}: {files} callgrind dumps read in {seconds:.0f} s")
     return result

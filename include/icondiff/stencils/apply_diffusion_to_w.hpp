@@ -9,16 +9,40 @@
 
 namespace icondiff::stencils {
 
+/// What a cell's levels share in a C2E2CO sum: the neighbours and one coefficient each, loaded
+/// once for the column (the column bodies' levels()) or per (cell, level) by compute().
+struct C2E2COColumn {
+  index_t n[4];
+  wp coef[4];
+};
+
+template <class Table, class Coefficients>
+KOKKOS_FORCEINLINE_FUNCTION C2E2COColumn c2e2co_column(const Table& c2e2co,
+                                                       const Coefficients& coef, const index_t c) {
+  C2E2COColumn col;
+  for (int i = 0; i < 4; ++i) {
+    col.n[i] = c2e2co(c, i);
+    col.coef[i] = coef(c, i);
+  }
+  return col;
+}
+
 /// z_nabla2_c = sum_i geofac_n2s[c,i] w[C2E2CO[c,i]]: the scalar Laplacian of w.
 template <class MemorySpace>
 struct CalculateNabla2ForW {
   ConstField<wp, MemorySpace> w;           ///< (C, K+1)
   ConstField<wp, MemorySpace> geofac_n2s;  ///< (C, 4 [C2E2CO])
   ConstIndexTable<MemorySpace> c2e2co;
-  KOKKOS_INLINE_FUNCTION vp compute(const index_t c, const index_t k) const {
+  KOKKOS_FORCEINLINE_FUNCTION C2E2COColumn column(const index_t c) const {
+    return c2e2co_column(c2e2co, geofac_n2s, c);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION vp at(const C2E2COColumn& col, const index_t k) const {
     wp s = 0;
-    for (int i = 0; i < 4; ++i) s += w(c2e2co(c, i), k) * geofac_n2s(c, i);
+    for (int i = 0; i < 4; ++i) s += w(col.n[i], k) * col.coef[i];
     return static_cast<vp>(s);
+  }
+  KOKKOS_INLINE_FUNCTION vp compute(const index_t c, const index_t k) const {
+    return at(column(c), k);
   }
 };
 
@@ -29,14 +53,27 @@ struct CalculateHorizontalGradientsForTurbulence {
   ConstField<wp, MemorySpace> geofac_grg_x;  ///< (C, 4 [C2E2CO])
   ConstField<wp, MemorySpace> geofac_grg_y;
   ConstIndexTable<MemorySpace> c2e2co;
-  KOKKOS_INLINE_FUNCTION Pair<vp> compute(const index_t c, const index_t k) const {
+  /// The neighbours with their x coefficients, and the y coefficients.
+  struct Column {
+    C2E2COColumn x;
+    wp y[4];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION Column column(const index_t c) const {
+    Column col{c2e2co_column(c2e2co, geofac_grg_x, c), {}};
+    for (int i = 0; i < 4; ++i) col.y[i] = geofac_grg_y(c, i);
+    return col;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Pair<vp> at(const Column& col, const index_t k) const {
     wp x = 0, y = 0;
     for (int i = 0; i < 4; ++i) {
-      const wp wi = w(c2e2co(c, i), k);
-      x += geofac_grg_x(c, i) * wi;
-      y += geofac_grg_y(c, i) * wi;
+      const wp wi = w(col.x.n[i], k);
+      x += col.x.coef[i] * wi;
+      y += col.y[i] * wi;
     }
     return {static_cast<vp>(x), static_cast<vp>(y)};
+  }
+  KOKKOS_INLINE_FUNCTION Pair<vp> compute(const index_t c, const index_t k) const {
+    return at(column(c), k);
   }
 };
 
@@ -83,11 +120,17 @@ struct ApplyNabla2ToW {
   ConstIndexTable<MemorySpace> c2e2co;
   wp diff_multfac_w = 0;
   OutField<wp, MemorySpace> w;  ///< (C, K+1): reads only w(c, k) itself, so in place is safe
-  KOKKOS_INLINE_FUNCTION wp laplacian_of_nabla2(const index_t c, const index_t k) const {
+  KOKKOS_FORCEINLINE_FUNCTION C2E2COColumn column(const index_t c) const {
+    return c2e2co_column(c2e2co, geofac_n2s, c);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION wp laplacian_of_nabla2_at(const C2E2COColumn& col,
+                                                        const index_t k) const {
     wp s = 0;
-    for (int i = 0; i < 4; ++i)
-      s += static_cast<wp>(z_nabla2_c(c2e2co(c, i), k)) * geofac_n2s(c, i);
+    for (int i = 0; i < 4; ++i) s += static_cast<wp>(z_nabla2_c(col.n[i], k)) * col.coef[i];
     return s;
+  }
+  KOKKOS_INLINE_FUNCTION wp laplacian_of_nabla2(const index_t c, const index_t k) const {
+    return laplacian_of_nabla2_at(column(c), k);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
     w(c, k) = nabla2_to_w(w(c, k), area(c), diff_multfac_w, laplacian_of_nabla2(c, k));

@@ -28,39 +28,19 @@ struct Nabla2ForWAndHorizontalGradients {
     }
   }
 
-  /// Levels [k0, k1) of cell c (points-outer schedule): the neighbours and coefficients once,
-  /// then level loops with the arithmetic of nabla2.compute and gradients.compute.
+  /// Levels [k0, k1) of cell c (points-outer schedule): the neighbours and coefficients once
+  /// (nabla2.column, gradients.column), then level loops with compute()'s arithmetic (at()).
   KOKKOS_INLINE_FUNCTION void levels(const index_t c, const index_t k0, const index_t k1) const {
-    index_t n[4];
-    wp g[4];
-    for (int i = 0; i < 4; ++i) {
-      n[i] = nabla2.c2e2co(c, i);
-      g[i] = nabla2.geofac_n2s(c, i);
-    }
+    const C2E2COColumn col = nabla2.column(c);
     ICONDIFF_POINT_LOOP_SIMD
-    for (index_t k = k0; k < k1; ++k) {
-      wp s = 0;
-      for (int i = 0; i < 4; ++i) s += nabla2.w(n[i], k) * g[i];
-      z_nabla2_c(c, k) = static_cast<vp>(s);
-    }
+    for (index_t k = k0; k < k1; ++k) z_nabla2_c(c, k) = nabla2.at(col, k);
     if (!compute_gradients) return;
-    index_t m[4];
-    wp gx[4], gy[4];
-    for (int i = 0; i < 4; ++i) {
-      m[i] = gradients.c2e2co(c, i);
-      gx[i] = gradients.geofac_grg_x(c, i);
-      gy[i] = gradients.geofac_grg_y(c, i);
-    }
+    const auto grad = gradients.column(c);
     ICONDIFF_POINT_LOOP_SIMD
     for (index_t k = k0 > 0 ? k0 : 1; k < k1; ++k) {
-      wp x = 0, y = 0;
-      for (int i = 0; i < 4; ++i) {
-        const wp wi = gradients.w(m[i], k);
-        x += gx[i] * wi;
-        y += gy[i] * wi;
-      }
-      dwdx(c, k) = static_cast<vp>(x);
-      dwdy(c, k) = static_cast<vp>(y);
+      const Pair<vp> g = gradients.at(grad, k);
+      dwdx(c, k) = g.first;
+      dwdy(c, k) = g.second;
     }
   }
 };
@@ -88,19 +68,12 @@ struct ApplyNabla4AndDampingToW {
   /// the damping layer (0 < k < nrdmax), from the stored w — the same operations in the same
   /// order as operator(), w being stored in its own precision in between.
   KOKKOS_INLINE_FUNCTION void levels(const index_t c, const index_t k0, const index_t k1) const {
-    index_t n[4];
-    wp g[4];
-    for (int i = 0; i < 4; ++i) {
-      n[i] = nabla4.c2e2co(c, i);
-      g[i] = nabla4.geofac_n2s(c, i);
-    }
+    const C2E2COColumn col = nabla4.column(c);
     const wp area = nabla4.area(c);
     ICONDIFF_POINT_LOOP_SIMD
-    for (index_t k = k0; k < k1; ++k) {
-      wp s = 0;
-      for (int i = 0; i < 4; ++i) s += static_cast<wp>(nabla4.z_nabla2_c(n[i], k)) * g[i];
-      nabla4.w(c, k) = nabla2_to_w(nabla4.w(c, k), area, nabla4.diff_multfac_w, s);
-    }
+    for (index_t k = k0; k < k1; ++k)
+      nabla4.w(c, k) = nabla2_to_w(nabla4.w(c, k), area, nabla4.diff_multfac_w,
+                                   nabla4.laplacian_of_nabla2_at(col, k));
     const index_t damp_end = k1 < nrdmax ? k1 : nrdmax;
     for (index_t k = k0 > 0 ? k0 : 1; k < damp_end; ++k)
       nabla4.w(c, k) = nabla2_to_w_in_upper_damping_layer(nabla4.w(c, k), diff_multfac_n2w(k), area,

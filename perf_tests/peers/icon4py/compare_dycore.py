@@ -314,41 +314,24 @@ class Case:
     scalars: dict
 
 
+def divdamp_case(order: int, name: str, second: bool, fourth: bool, iau: bool) -> Case:
+    """A corrector (apply_divergence_damping_and_update_vn) case named "order <order>, <name>"."""
+    return Case(CORRECTOR, f"order {order}, {name}",
+                {"divdamp_order": order, "apply_2nd_order_divergence_damping": second,
+                 "apply_4th_order_divergence_damping": fourth, "is_iau_active": iau})
+
+
 CASES = (
     Case(PREDICTOR, "iau off", {"is_iau_active": False}),
     Case(PREDICTOR, "iau on", {"is_iau_active": True}),
-    Case(CORRECTOR, "order 24, 2nd+4th", {"divdamp_order": 24,
-                                          "apply_2nd_order_divergence_damping": True,
-                                          "apply_4th_order_divergence_damping": True,
-                                          "is_iau_active": False}),
-    Case(CORRECTOR, "order 24, 2nd", {"divdamp_order": 24,
-                                      "apply_2nd_order_divergence_damping": True,
-                                      "apply_4th_order_divergence_damping": False,
-                                      "is_iau_active": False}),
-    Case(CORRECTOR, "order 24, 4th", {"divdamp_order": 24,
-                                      "apply_2nd_order_divergence_damping": False,
-                                      "apply_4th_order_divergence_damping": True,
-                                      "is_iau_active": False}),
-    Case(CORRECTOR, "order 24, 2nd+4th, iau on", {"divdamp_order": 24,
-                                                  "apply_2nd_order_divergence_damping": True,
-                                                  "apply_4th_order_divergence_damping": True,
-                                                  "is_iau_active": True}),
-    Case(CORRECTOR, "order 4, 4th", {"divdamp_order": 4,
-                                     "apply_2nd_order_divergence_damping": False,
-                                     "apply_4th_order_divergence_damping": True,
-                                     "is_iau_active": False}),
-    Case(CORRECTOR, "order 4, none, iau on", {"divdamp_order": 4,
-                                              "apply_2nd_order_divergence_damping": False,
-                                              "apply_4th_order_divergence_damping": False,
-                                              "is_iau_active": True}),
-    Case(CORRECTOR, "order 2, 2nd", {"divdamp_order": 2,
-                                     "apply_2nd_order_divergence_damping": True,
-                                     "apply_4th_order_divergence_damping": False,
-                                     "is_iau_active": False}),
-    Case(CORRECTOR, "order 2, 2nd, iau on", {"divdamp_order": 2,
-                                             "apply_2nd_order_divergence_damping": True,
-                                             "apply_4th_order_divergence_damping": False,
-                                             "is_iau_active": True}),
+    divdamp_case(24, "2nd+4th", second=True, fourth=True, iau=False),
+    divdamp_case(24, "2nd", second=True, fourth=False, iau=False),
+    divdamp_case(24, "4th", second=False, fourth=True, iau=False),
+    divdamp_case(24, "2nd+4th, iau on", second=True, fourth=True, iau=True),
+    divdamp_case(4, "4th", second=False, fourth=True, iau=False),
+    divdamp_case(4, "none, iau on", second=False, fourth=False, iau=True),
+    divdamp_case(2, "2nd", second=True, fourth=False, iau=False),
+    divdamp_case(2, "2nd, iau on", second=True, fourth=False, iau=True),
 )
 
 def solver_case(program: str, name: str, **flags) -> Case:
