@@ -68,6 +68,24 @@ field of that domain, icondiff a (C, nlev) field of which it reads those levels.
 case's flags leave alone (dw/dz with divdamp_type 2, the exner increment off the first/last
 substep, the fluxes without lprep_adv) must be untouched everywhere on both sides.
 
+**Mixed precision** (--precision mixed; the default for a build with
+-DICONDIFF_MIXED_PRECISION=ON, read from its CMakeCache.txt). The same check with vp = float32
+and wp = float64 on both sides: icondiff's runner must report vp_bytes = 4, ICON4Py is imported
+with FLOAT_PRECISION=mixed (set here before the first ICON4Py import; a FLOAT_PRECISION that
+disagrees with the check's precision is a setup error). Every argument ICON4Py's program
+declares vp gets its drawn values rounded to float32; the file holds them as float64, which the
+runner converts to its vp Views exactly, so both sides read the same float32 values. Outputs are
+compared in their own precision (a vp output: bit patterns and ulp of float32), and the checks
+include the element type of every argument on both sides (ICON4Py's declared type against the
+runner's input_float_bytes and its output types). ICON4Py 0.2.0 itself cannot run these
+programs in mixed precision: with gt4py 1.1.10 both program modules (and seven more dycore
+stencil modules and solve_nonhydro) fail gt4py's type checks at import (float32 compared with a
+float64 literal, a float64 * float32 product, concat_where of float32 and float64 fields, return
+annotations that do not match). The check therefore imports the two program modules from copies with
+MIXED_PRECISION_PATCHES applied (annotations made consistent, one expression given ICON4Py's
+astype convention; listed in the output with ICON4Py's file:line) and takes
+NonHydrostaticConfig's values from a double-precision child process. The race stays double.
+
 **Race** (--race). Per program on generated global grids (default R2B4 and R2B5) x 65 levels:
 icondiff (the runner's --time: the program alone, each call fenced, in the process that holds
 the data) against ICON4Py on --race-backends (default gtfn_cpu, dace_cpu) set up exactly as
@@ -84,29 +102,35 @@ Same OMP_NUM_THREADS (--threads) and binding (spread/threads unless set) for bot
 started with -O. The race also counts the values of ICON4Py's result that are bit-identical to
 icondiff's and the largest difference relative to the output's largest magnitude.
 
-Usage (a Release, double-precision build with -DICONDIFF_ENABLE_PERF_TESTS=ON, i.e.
-bin/icondiff_stencil_runner and bin/icondiff):
+Usage (a Release build with -DICONDIFF_ENABLE_PERF_TESTS=ON, i.e.
+bin/icondiff_stencil_runner and bin/icondiff; double precision, or mixed with
+-DICONDIFF_MIXED_PRECISION=ON for the check):
 
     VENV=$(perf_tests/peers/icon4py/setup_venv.sh)
     "$VENV/bin/python" perf_tests/peers/icon4py/compare_dycore.py --build-dir build \\
         [--quick] [--markdown dycore.md] [--json dycore.json]
+    "$VENV/bin/python" perf_tests/peers/icon4py/compare_dycore.py --build-dir build-mixed-peer \\
+        [--precision mixed] [--quick]
     OMP_NUM_THREADS=2 "$VENV/bin/python" perf_tests/peers/icon4py/compare_dycore.py \\
         --build-dir build --race --threads 2 --calls 20 --markdown dycore-race.md
 
 gt4py keeps the compiled programs in $GT4PY_BUILD_CACHE_DIR (default $VENV/gt4py-cache, see
 icon4py_inputs.py). The check compiles each program once per grid (not per level count or
-case: 130-155 s for the predictor, 30-50 s for the corrector on the 2-core VM); the race
-compiles each program per grid and backend (bounds are compile-time constants there).
+case: 130-155 s for the predictor, 30-50 s for the corrector on the 2-core VM; mixed
+precision compiles its float32 variants anew); the race compiles each program per grid and
+backend (bounds are compile-time constants there).
 
 Exit status: 0 when every comparison is bit-identical with every check passed (the race: when
-every backend ran), 1 otherwise, 2 on a setup error (missing build tool or grid file, runner
-built with mixed precision).
+every backend ran), 1 otherwise, 2 on a setup error (missing build tool or grid file, a runner
+whose vp is not the check's precision, FLOAT_PRECISION set to another precision, the race asked
+for in mixed precision, ICON4Py's sources not 0.2.0's where the mixed-precision patches apply).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import pathlib
@@ -305,6 +329,110 @@ DTIME = 18.0
 IAU_WGT_DYN = 0.7
 SECOND_ORDER_DIVDAMP_FACTOR = 0.004  # 0.25 x this clips the lowest levels' 4th-order factor
 NDYN_SUBSTEPS = 5  # the solver's corrector: ndyn_substeps_var (r_nsubsteps = 1 / this)
+
+#: The check's precisions: ICON's default (vp = wp = float64) and its mixed precision (vp =
+#: float32, wp = float64: ICON's --enable-mixed-precision, icondiff's ICONDIFF_MIXED_PRECISION,
+#: ICON4Py's FLOAT_PRECISION=mixed).
+PRECISIONS = ("double", "mixed")
+#: The pre-fill of a pure float32 output (POISON is beyond float32's range).
+POISON_VP = np.float32(-7.777e37)
+
+
+@dataclasses.dataclass(frozen=True)
+class SourcePatch:
+    """One change of an ICON4Py 0.2.0 source file (the `count` occurrences of `old`)."""
+
+    what: str
+    old: str
+    new: str
+    count: int = 1
+
+
+_WP_FIELD, _VP_FIELD = "    fa.CellKField[ta.wpfloat],\n", "    fa.CellKField[ta.vpfloat],\n"
+#: ICON4Py 0.2.0's two program modules do not import with FLOAT_PRECISION=mixed: gt4py 1.1.10
+#: type-checks every field operator when it is defined and rejects a float32 field compared with
+#: or multiplied by a float64 (compute_edge_diagnostics_for_dycore_and_update_vn.py:80) and a
+#: concat_where of float32 and float64 fields (vertically_implicit_dycore_solver.py:374). These
+#: are the smallest changes that make both modules type-check: the annotations of the field
+#: operators made what the programs declare and what the called stencils return (no arithmetic
+#: changes), and one expression written with ICON4Py's astype convention (the operands promoted
+#: to wp, the result rounded to vp, as Fortran evaluates ICON's mixed-type expression). The check
+#: applies them to copies of the two files (the venv stays as it is) and lists them.
+MIXED_PRECISION_PATCHES = {
+    "compute_edge_diagnostics_for_dycore_and_update_vn": (
+        SourcePatch("import astype", "from gt4py.next import broadcast, where\n",
+                    "from gt4py.next import astype, broadcast, where\n"),
+        SourcePatch("import vpfloat", "from icon4py.model.common.type_alias import wpfloat\n",
+                    "from icon4py.model.common.type_alias import vpfloat, wpfloat\n"),
+        SourcePatch(
+            "apply_on_vertical_level: its three candidates and its result vp (the gradient "
+            "stencils it selects from return vp; a selection, no arithmetic)",
+            "    on_flatlevels: fa.EdgeKField[ta.wpfloat],\n"
+            "    between_flat_and_flatgradp: fa.EdgeKField[ta.wpfloat],\n"
+            "    below_flatgradp: fa.EdgeKField[ta.wpfloat],\n"
+            ") -> fa.EdgeKField[ta.wpfloat]:",
+            "    on_flatlevels: fa.EdgeKField[ta.vpfloat],\n"
+            "    between_flat_and_flatgradp: fa.EdgeKField[ta.vpfloat],\n"
+            "    below_flatgradp: fa.EdgeKField[ta.vpfloat],\n"
+            ") -> fa.EdgeKField[ta.vpfloat]:"),
+        SourcePatch(
+            "apply_hydrostatic_correction_to_horizontal_gradient_of_exner_pressure: "
+            "`pg_exdist != 0.0` -> `pg_exdist != vpfloat(\"0.0\")`; `z_gradh_exner + z_hydro_corr "
+            "* pg_exdist` (vp + wp * vp) -> `astype(astype(z_gradh_exner, wpfloat) + z_hydro_corr "
+            "* astype(pg_exdist, wpfloat), vpfloat)`",
+            "pg_exdist != 0.0, z_gradh_exner + z_hydro_corr * pg_exdist, z_gradh_exner",
+            "pg_exdist != vpfloat(\"0.0\"),\n        astype(astype(z_gradh_exner, wpfloat) + "
+            "z_hydro_corr * astype(pg_exdist, wpfloat), vpfloat),\n        z_gradh_exner,"),
+        SourcePatch(
+            "_compute_horizontal_pressure_gradient returns vp (what it computes; the program's "
+            "horizontal_pressure_gradient is vp)",
+            "    nflat_gradp: gtx.int32,\n) -> fa.EdgeKField[ta.wpfloat]:\n"
+            "    # Note: we only support `TAYLOR_HYDRO`",
+            "    nflat_gradp: gtx.int32,\n) -> fa.EdgeKField[ta.vpfloat]:\n"
+            "    # Note: we only support `TAYLOR_HYDRO`"),
+        SourcePatch(
+            "_compute_rho_theta_pgrad_and_update_vn: its third result "
+            "(horizontal_pressure_gradient) vp",
+            "    end_edge_halo: gtx.int32,\n) -> tuple[\n    fa.EdgeKField[ta.wpfloat],\n"
+            "    fa.EdgeKField[ta.wpfloat],\n    fa.EdgeKField[ta.wpfloat],\n"
+            "    fa.EdgeKField[ta.wpfloat],\n]:",
+            "    end_edge_halo: gtx.int32,\n) -> tuple[\n    fa.EdgeKField[ta.wpfloat],\n"
+            "    fa.EdgeKField[ta.wpfloat],\n    fa.EdgeKField[ta.vpfloat],\n"
+            "    fa.EdgeKField[ta.wpfloat],\n]:"),
+    ),
+    "vertically_implicit_dycore_solver": (
+        SourcePatch(
+            "_vertically_implicit_solver_at_predictor_step: exner_dynamical_increment vp (as "
+            "the program declares it)",
+            "    exner_dynamical_increment: fa.CellKField[ta.wpfloat],\n"
+            "    dwdz_at_cells_on_model_levels: fa.CellKField[ta.vpfloat],\n",
+            "    exner_dynamical_increment: fa.CellKField[ta.vpfloat],\n"
+            "    dwdz_at_cells_on_model_levels: fa.CellKField[ta.vpfloat],\n"),
+        SourcePatch(
+            "_vertically_implicit_solver_at_predictor_step's results in the order it returns "
+            "them: (wp, vp, vp, wp, wp, wp) -> (wp, wp, wp, wp, vp, vp)",
+            "    n_lev: gtx.int32,\n) -> tuple[\n" + _WP_FIELD + _VP_FIELD * 2 + _WP_FIELD * 3
+            + "]:",
+            "    n_lev: gtx.int32,\n) -> tuple[\n" + _WP_FIELD * 4 + _VP_FIELD * 2 + "]:"),
+        SourcePatch(
+            "_vertically_implicit_solver_at_corrector_step and vertically_implicit_solver_at_"
+            "corrector_step: exner_dynamical_increment vp (what "
+            "_update_dynamical_exner_time_increment takes and returns; the predictor's is vp)",
+            "    dynamical_vertical_volumetric_flux_at_cells_on_half_levels: "
+            "fa.CellKField[ta.wpfloat],\n"
+            "    exner_dynamical_increment: fa.CellKField[ta.wpfloat],\n",
+            "    dynamical_vertical_volumetric_flux_at_cells_on_half_levels: "
+            "fa.CellKField[ta.wpfloat],\n"
+            "    exner_dynamical_increment: fa.CellKField[ta.vpfloat],\n",
+            count=2),
+        SourcePatch(
+            "_vertically_implicit_solver_at_corrector_step's results: (wp, vp, vp, wp, wp, wp, "
+            "wp) -> (wp, wp, wp, wp, wp, wp, vp)",
+            "    n_lev: gtx.int32,\n) -> tuple[\n" + _WP_FIELD + _VP_FIELD * 2 + _WP_FIELD * 4
+            + "]:",
+            "    n_lev: gtx.int32,\n) -> tuple[\n" + _WP_FIELD * 6 + _VP_FIELD + "]:"),
+    ),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -507,11 +635,51 @@ def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
 
 def icon4py_config(divdamp_order: int):
     """ICON4Py's NonHydrostaticConfig (defaults but divdamp_order) and NonHydrostaticParams."""
+    from icon4py.model.common import type_alias
+
+    if type_alias.precision == "mixed":
+        return mixed_precision_config(divdamp_order)
     from icon4py.model.atmosphere.dycore import dycore_states, solve_nonhydro
 
     config = solve_nonhydro.NonHydrostaticConfig(
         divdamp_order=dycore_states.DivergenceDampingOrder(divdamp_order))
     return config, solve_nonhydro.NonHydrostaticParams(config)
+
+
+_CONFIG_CHILD = """
+import json, sys
+from icon4py.model.atmosphere.dycore import dycore_states, solve_nonhydro
+config = solve_nonhydro.NonHydrostaticConfig(
+    divdamp_order=dycore_states.DivergenceDampingOrder(int(sys.argv[1])))
+params = solve_nonhydro.NonHydrostaticParams(config)
+print(json.dumps({"config": {k: getattr(config, k) for k in (
+    "veladv_offctr", "max_nudging_coefficient", "fourth_order_divdamp_factor")},
+                  "params": {k: getattr(params, k) for k in (
+    "advection_explicit_weight_parameter", "advection_implicit_weight_parameter")}}))
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def mixed_precision_config(divdamp_order: int):
+    """icon4py_config for FLOAT_PRECISION=mixed: solve_nonhydro does not import in mixed
+    precision (nine of ICON4Py 0.2.0's dycore stencil modules fail gt4py's type checks), so
+    NonHydrostaticConfig and NonHydrostaticParams (plain Python, no vp) are made by a
+    double-precision child; the values the check uses come back exactly (JSON floats)."""
+    import subprocess
+    import types
+
+    from icon4py.model.atmosphere.dycore import dycore_states
+
+    env = dict(os.environ, FLOAT_PRECISION="double")
+    result = subprocess.run([sys.executable, "-c", _CONFIG_CHILD, str(divdamp_order)],
+                            capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        raise SetupError(f"ICON4Py's NonHydrostaticConfig in double precision failed:\n"
+                         f"{result.stderr}")
+    values = json.loads(result.stdout.strip().splitlines()[-1])
+    config = types.SimpleNamespace(
+        divdamp_order=dycore_states.DivergenceDampingOrder(divdamp_order), **values["config"])
+    return config, types.SimpleNamespace(**values["params"])
 
 
 def solve_nonhydro_switches(config, second_order_divdamp_factor: float,
@@ -579,6 +747,14 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
                   max_nudging_coefficient=config.max_nudging_coefficient,
                   normal_angle=rng.uniform(0.0, 2.0 * np.pi, (grid.num_edges, 2)))
     arrays = {f.name: draw_field(rng, f, ctx) for f in FIELDS[case.program]}
+    # Mixed precision: ICON4Py's vp (float32) arguments get the drawn values rounded to float32
+    # (outputs: POISON_VP), icondiff the same values (the runner reads the float64 file variable
+    # into its vp View, an exact conversion); double precision leaves the draws as they are.
+    dtypes = icon4py_dtypes(case.program)
+    for f in FIELDS[case.program]:
+        if dtypes.get(f.name) == np.float32:
+            arrays[f.name] = (np.full(arrays[f.name].shape, POISON_VP) if f.role == "out"
+                              else arrays[f.name].astype(np.float32))
     common = {"dtime": DTIME, "iau_wgt_dyn": IAU_WGT_DYN, "limited_area": bool(grid.limited_area)}
     if case.program == PREDICTOR:
         # flat levels above nlev/3, terrain-following down to nlev/2, the Taylor expansion below
@@ -626,6 +802,72 @@ def icon4py_program(name: str):
     import importlib
 
     return getattr(importlib.import_module(MODULES[name]), name)
+
+
+@functools.lru_cache(maxsize=None)
+def icon4py_dtypes(program: str) -> dict:
+    """The numpy dtype of each floating-point argument (field or scalar) of ICON4Py's program
+    as imported: float32 for its vp fields in mixed precision."""
+    import typing
+
+    from gt4py.next.type_system import type_specifications as ts, type_translation
+
+    hints = typing.get_type_hints(icon4py_program(program).definition_stage.definition)
+    dtypes = {}
+    for name, hint in hints.items():
+        if name == "return":
+            continue
+        t = type_translation.from_type_hint(hint)
+        scalar = t.dtype if isinstance(t, ts.FieldType) else t
+        if isinstance(scalar, ts.ScalarType) and scalar.kind in (ts.ScalarKind.FLOAT32,
+                                                                 ts.ScalarKind.FLOAT64):
+            dtypes[name] = np.dtype(np.float32 if scalar.kind == ts.ScalarKind.FLOAT32
+                                    else np.float64)
+    return dtypes
+
+
+def install_mixed_precision_patches(directory: pathlib.Path) -> list[str]:
+    """Imports ICON4Py's two program modules from copies in `directory` with
+    MIXED_PRECISION_PATCHES applied (FLOAT_PRECISION=mixed must be set); returns one line per
+    patch ("file:line: what", lines of ICON4Py 0.2.0's file)."""
+    import importlib
+    import importlib.util
+
+    directory.mkdir(parents=True, exist_ok=True)
+    notes = []
+    for module, patches in MIXED_PRECISION_PATCHES.items():
+        name = STENCILS + module
+        if name in sys.modules:
+            raise SetupError(f"{name} was imported before the mixed-precision patches")
+        original = pathlib.Path(importlib.util.find_spec(name).origin)
+        source = patched = original.read_text()
+        for patch in patches:
+            found = source.count(patch.old)
+            if found != patch.count:
+                raise SetupError(f"{original}: {patch.what}: the text to change occurs {found} "
+                                 f"times, not {patch.count} (not ICON4Py 0.2.0's source?)")
+            # the line of the first character the patch changes, at each occurrence
+            first = next(i for i, (x, y) in enumerate(zip(patch.old, patch.new)) if x != y)
+            at, lines = -1, []
+            for _ in range(found):
+                at = source.index(patch.old, at + 1)
+                lines.append(str(source[:at + first].count("\n") + 1))
+            notes.append(f"{module}.py:{','.join(lines)}: {patch.what}")
+            patched = patched.replace(patch.old, patch.new)
+        path = directory / f"{module}.py"  # a fixed path: gt4py's cache keys stay the same
+        if not path.is_file() or path.read_text() != patched:
+            path.write_text(patched)
+        spec = importlib.util.spec_from_file_location(name, path)
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[name] = loaded
+        try:
+            spec.loader.exec_module(loaded)
+        except Exception as e:
+            del sys.modules[name]
+            raise SetupError(f"ICON4Py's {module} with the mixed-precision patches does not "
+                             f"import: {type(e).__name__}: {e}") from e
+        setattr(importlib.import_module(STENCILS.rstrip(".")), module, loaded)
+    return notes
 
 
 def icon4py_backend(program, backend_name: str):
@@ -710,14 +952,29 @@ def run_runner(runner: pathlib.Path, program: str, grid_path: str, inputs: pathl
 # ---- comparison -----------------------------------------------------------------------------------
 
 
-def ulp_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """The largest distance between a and b in units in the last place of float64 (the number
-    of representable doubles between them; NaN/inf count as inf when they differ)."""
-    def ordered(x):
-        i = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
-        return np.where(i < 0, np.int64(-(2**63)) - i, i).astype(np.float64)
+def bits(x: np.ndarray) -> np.ndarray:
+    """The values' bit patterns (int32 for float32, int64 for float64)."""
+    return x.view(np.int32 if x.dtype == np.float32 else np.int64)
 
-    differ = a.view(np.int64) != b.view(np.int64)
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest distance between a and b in units in the last place of their own precision
+    (the number of representable doubles between them; of floats for float32 arrays; NaN/inf
+    count as inf when they differ)."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        def ordered(x):
+            i = np.ascontiguousarray(x).view(np.int32).astype(np.int64)
+            return np.where(i < 0, np.int64(-(2**31)) - i, i).astype(np.float64)
+
+        differ = bits(a) != bits(b)
+    else:
+        a, b = a.astype(np.float64), b.astype(np.float64)
+
+        def ordered(x):
+            i = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+            return np.where(i < 0, np.int64(-(2**63)) - i, i).astype(np.float64)
+
+        differ = a.view(np.int64) != b.view(np.int64)
     if not differ.any():
         return 0.0
     if not (np.isfinite(a[differ]).all() and np.isfinite(b[differ]).all()):
@@ -736,12 +993,13 @@ class Row:
     identical: int = 0
     max_abs: float = float("nan")
     max_rel: float = float("nan")
-    max_ulp: float = float("nan")
+    max_ulp: float = float("nan")  # in the output's own precision
     worst: str = ""
     changed: float = float("nan")  # share of in-domain values ICON4Py changed from the input
     checks: str = ""
     icon4py_s: float = float("nan")
     ok: bool = False
+    dtype: str = ""  # the output's element type (icondiff's; "float32": a vp output)
 
 
 def domain_mask(shape, start: int, end: int, k0: int, k1: int) -> np.ndarray:
@@ -854,26 +1112,49 @@ def compare_outputs(program: str, ours: dict, theirs: dict, arrays: dict, domain
         mask = (np.zeros(a.shape, dtype=bool) if domain is None
                 else domain_mask(a.shape, *domain))
         everywhere = np.ones(a.shape, dtype=bool)
-        max_rel, max_abs, worst, _ = compare(a, b, everywhere)
-        identical = int(np.count_nonzero(a.view(np.int64) == b.view(np.int64)))
         checks = list(problems)
+        if a.dtype != b.dtype:  # compared as float64 then
+            checks.append(f"element type: icondiff {a.dtype}, ICON4Py {b.dtype}")
+            a, b = a.astype(np.float64), b.astype(np.float64)
+        # float32 values widen exactly: compare's int64 views need float64
+        max_rel, max_abs, worst, _ = compare(a.astype(np.float64), b.astype(np.float64),
+                                             everywhere)
+        identical = int(np.count_nonzero(bits(a) == bits(b)))
+        init = init.astype(a.dtype)
+        poison = POISON_VP if a.dtype == np.float32 else POISON
         for side, values in (("icondiff", a), ("ICON4Py", b)):
             if f.role == "out":
-                unwritten = int(np.count_nonzero(values[mask] == POISON))
+                unwritten = int(np.count_nonzero(values[mask] == poison))
                 if unwritten:
                     checks.append(f"{side} left {unwritten} in-domain values unwritten")
-            touched = int(np.count_nonzero(values[~mask].view(np.int64)
-                                           != init[~mask].view(np.int64)))
+            touched = int(np.count_nonzero(bits(values[~mask]) != bits(init[~mask])))
             if touched:
                 checks.append(f"{side} changed {touched} values outside the domain")
-        changed = float(np.mean(b[mask].view(np.int64) != init[mask].view(np.int64))) \
-            if mask.any() else 0.0
+        changed = float(np.mean(bits(b[mask]) != bits(init[mask]))) if mask.any() else 0.0
         if changed == 0.0 and domain is not None:
             checks.append("ICON4Py changed nothing in the domain: the comparison proves nothing")
         results.append({"output": f.name, "values": int(a.size), "identical": identical,
                         "max_abs": max_abs, "max_rel": max_rel, "max_ulp": ulp_distance(a, b),
-                        "worst": worst, "changed": changed, "checks": checks})
+                        "worst": worst, "changed": changed, "checks": checks,
+                        "dtype": str(ours[f.name].dtype)})
     return results
+
+
+def type_checks(program: str, attrs: dict) -> list[str]:
+    """icondiff's element type of every floating-point argument it read (the runner's
+    input_float_bytes: the type of the View or scalar it read it into) against the type
+    ICON4Py's program declares (vp: float32 in mixed precision). A runner built before that
+    attribute existed is not checked."""
+    read_as = str(attrs.get("input_float_bytes", "")).split()
+    dtypes = icon4py_dtypes(program)
+    problems = []
+    for item in read_as:
+        name, size = item.rsplit(":", 1)
+        theirs = dtypes.get(name)
+        if theirs is not None and theirs.itemsize != int(size):
+            problems.append(f"{name}: icondiff reads it as float{8 * int(size)}, ICON4Py "
+                            f"declares {theirs}")
+    return problems
 
 
 def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) -> list[Row]:
@@ -888,18 +1169,22 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
                            int_scalars=INT_SCALARS | BOOL_SCALARS)
     ours, attrs = run_runner(runner, case.program, gc.path, inputs, output,
                              schedule=args.schedule)
-    if int(attrs.get("vp_bytes", 8)) != 8:
-        raise SetupError("the runner was built with ICONDIFF_MIXED_PRECISION (vp = float); "
-                         "this comparison needs the double build")
+    vp_bytes = int(attrs.get("vp_bytes", 8))
+    if vp_bytes != (4 if args.precision == "mixed" else 8):
+        raise SetupError(
+            f"the runner has vp_bytes = {vp_bytes} (built with ICONDIFF_MIXED_PRECISION="
+            f"{'ON' if vp_bytes == 4 else 'OFF'}) but the check runs --precision "
+            f"{args.precision}: pass --precision {'mixed' if vp_bytes == 4 else 'double'}")
     theirs, seconds = run_icon4py_check(case.program, grid, arrays, icon4py_scalars, "gtfn_cpu")
     problems = scalar_checks(case.program, attrs, icon4py_scalars, config, scalars)
+    problems += type_checks(case.program, attrs)
     domains = output_domains(case.program, icon4py_scalars, nlev)
     rows = []
     for r in compare_outputs(case.program, ours, theirs, arrays, domains, problems):
         ok = r["identical"] == r["values"] and not r["checks"]
         rows.append(Row(gc.name, nlev, case.program, case.name, r["output"], r["values"],
                         r["identical"], r["max_abs"], r["max_rel"], r["max_ulp"], r["worst"],
-                        r["changed"], "; ".join(r["checks"]) or "ok", seconds, ok))
+                        r["changed"], "; ".join(r["checks"]) or "ok", seconds, ok, r["dtype"]))
     if not args.keep:
         inputs.unlink(missing_ok=True)
         output.unlink(missing_ok=True)
@@ -911,11 +1196,14 @@ def short(program: str) -> str:
             SOLVER_PREDICTOR: "solver (predictor)", SOLVER_CORRECTOR: "solver (corrector)"}[program]
 
 
-def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[str]) -> str:
+def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[str],
+                   patch_notes: list[str] = ()) -> str:
     from importlib import metadata
 
+    mixed = args.precision == "mixed"
     lines = [
-        f"Generated by `compare_dycore.py{' --quick' if args.quick else ''}` on "
+        f"Generated by `compare_dycore.py{' --quick' if args.quick else ''}"
+        f"{' --precision mixed' if mixed else ''}` on "
         f"{time.strftime('%Y-%m-%d')} in {seconds:.0f} s: seed {args.seed}, ICON4Py "
         f"icon4py-atmosphere-dycore {metadata.version('icon4py-atmosphere-dycore')} (gt4py "
         f"{metadata.version('gt4py')}) with backend gtfn_cpu. Every output compared over the "
@@ -924,15 +1212,32 @@ def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[st
         "ICON4Py's program changed from the input (the comparison is not vacuous); \"checks\": "
         "same domain, zone values and derived scalars on both sides, every in-domain value of "
         "a pure output written, nothing outside the domain touched.",
+    ]
+    if mixed:
+        lines += [
+            "",
+            "Mixed precision (vp = float32, wp = float64): icondiff built with "
+            "ICONDIFF_MIXED_PRECISION=ON, ICON4Py imported with FLOAT_PRECISION=mixed; vp "
+            "inputs drawn and rounded to float32 for both sides; \"type\": the output's "
+            "element type, \"max ulp\" in that precision; \"checks\" include every argument's "
+            "element type on both sides. ICON4Py 0.2.0's two program modules do not import in "
+            "mixed precision (gt4py type errors); they ran with these changes (file:line of "
+            "ICON4Py 0.2.0):",
+            "",
+            *[f"* {n}" for n in patch_notes],
+        ]
+    type_head, type_rule = ("type | ", "---|") if mixed else ("", "")
+    lines += [
         "",
-        "| grid | nlev | program | case | output | identical | max abs | max rel | max ulp | "
-        "changed | checks | pass |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"| grid | nlev | program | case | output | {type_head}identical | max abs | max rel | "
+        "max ulp | changed | checks | pass |",
+        f"|---|---|---|---|---|{type_rule}---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        type_cell = f"{r.dtype} | " if mixed else ""
         lines.append(
             f"| {r.grid} | {r.nlev} | {short(r.program)} | {r.case} | `{r.output}` | "
-            f"{r.identical}/{r.values} | {fmt_num(r.max_abs)} | {fmt_num(r.max_rel)} | "
+            f"{type_cell}{r.identical}/{r.values} | {fmt_num(r.max_abs)} | {fmt_num(r.max_rel)} | "
             f"{r.max_ulp:.0f} | {100 * r.changed:.1f}% | {r.checks} | "
             f"{'yes' if r.ok else '**NO**'} |")
     if compile_notes:
@@ -1161,6 +1466,19 @@ def grid_cases(args, workdir: pathlib.Path, icondiff_cli) -> list[GridCase]:
     return cases
 
 
+def build_precision(build_dir: pathlib.Path) -> str | None:
+    """"mixed" or "double" from the build's CMakeCache.txt (ICONDIFF_MIXED_PRECISION), None
+    without one."""
+    cache = build_dir / "CMakeCache.txt"
+    if not cache.is_file():
+        return None
+    for line in cache.read_text(errors="replace").splitlines():
+        if line.startswith("ICONDIFF_MIXED_PRECISION:"):
+            value = line.split("=", 1)[1].strip().upper()
+            return "mixed" if value in ("ON", "1", "TRUE", "YES", "Y") else "double"
+    return "double"
+
+
 def gt4py_cache_entries() -> int:
     cache = pathlib.Path(os.environ.get("GT4PY_BUILD_CACHE_DIR", "")) / ".gt4py_cache"
     return len(list(cache.iterdir())) if cache.is_dir() else 0
@@ -1178,6 +1496,11 @@ def main() -> int:
     parser.add_argument("--programs", help="comma-separated subset of the programs (ICON4Py "
                         "names; default all four)")
     parser.add_argument("--seed", type=int, default=20250301)
+    parser.add_argument("--precision", choices=PRECISIONS,
+                        help="double (vp = wp = float64) or mixed (vp = float32: ICON4Py with "
+                        "FLOAT_PRECISION=mixed); default: the build's ICONDIFF_MIXED_PRECISION "
+                        "(its CMakeCache.txt). Must agree with the runner's vp and with "
+                        "FLOAT_PRECISION when that is set; the race is double only")
     parser.add_argument("--race", action="store_true", help="the speed race instead of the check")
     parser.add_argument("--race-grids", default="R2B4,R2B5",
                         help="generated global grids of the race (default R2B4,R2B5)")
@@ -1201,6 +1524,22 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown programs {sorted(unknown)} (choose from {', '.join(MODULES)})")
 
+    # The precision before the first ICON4Py import: ICON4Py reads FLOAT_PRECISION when
+    # icon4py.model.common.type_alias is imported, gt4py types the programs when they are defined.
+    args.precision = (args.precision or build_precision(pathlib.Path(args.build_dir))
+                      or "double")
+    requested = os.environ.get("FLOAT_PRECISION")
+    if requested is not None and requested.lower() != args.precision:
+        print(f"compare_dycore: error: FLOAT_PRECISION={requested} but the check runs "
+              f"--precision {args.precision} (unset FLOAT_PRECISION or pass --precision)",
+              file=sys.stderr)
+        return 2
+    if args.race and args.precision != "double":
+        print("compare_dycore: error: the race runs double precision only (a double build)",
+              file=sys.stderr)
+        return 2
+    os.environ["FLOAT_PRECISION"] = args.precision
+
     if args.race:
         import race  # records the CPU set before libgomp binds this process
 
@@ -1211,11 +1550,20 @@ def main() -> int:
     warnings.filterwarnings("ignore", message=".*Using Python execution.*")
     warnings.filterwarnings("ignore", category=UserWarning, module="gt4py")
     start = time.time()
+    patch_notes: list[str] = []
     try:
         try:
             import icon4py_inputs as ii
             import netCDF4  # noqa: F401
+            from icon4py.model.common import type_alias
 
+            if type_alias.precision != args.precision:
+                raise SetupError(f"ICON4Py was imported with precision {type_alias.precision}, "
+                                 f"not {args.precision}")
+            if args.precision == "mixed":
+                patch_notes = install_mixed_precision_patches(
+                    pathlib.Path(os.environ["GT4PY_BUILD_CACHE_DIR"])
+                    / "icon4py-0.2.0-mixed-precision-sources")
             icon4py_program(PREDICTOR)
         except ImportError as e:
             raise SetupError(f"{e}: {VENV_HINT}") from e
@@ -1230,8 +1578,12 @@ def main() -> int:
             workdir = args.workdir
         else:
             workdir = pathlib.Path(tempfile.mkdtemp(prefix="icondiff-dycore-"))
-        print(f"compare_dycore: seed {args.seed}, runner {runner}, workdir {workdir}, "
-              f"GT4PY_BUILD_CACHE_DIR {os.environ.get('GT4PY_BUILD_CACHE_DIR')}", flush=True)
+        print(f"compare_dycore: seed {args.seed}, precision {args.precision}, runner {runner}, "
+              f"workdir {workdir}, GT4PY_BUILD_CACHE_DIR "
+              f"{os.environ.get('GT4PY_BUILD_CACHE_DIR')}", flush=True)
+        if patch_notes:
+            print("ICON4Py 0.2.0's program modules do not import in mixed precision; imported "
+                  "with these changes:\n" + "\n".join(f"  {n}" for n in patch_notes), flush=True)
         grids = [] if args.race else grid_cases(args, workdir, icondiff_cli)
     except SetupError as e:
         print(f"compare_dycore: error: {e}", file=sys.stderr)
@@ -1294,7 +1646,8 @@ def main() -> int:
     print()
     print(ii.format_table([{
         "grid": r.grid, "nlev": r.nlev, "program": short(r.program), "case": r.case,
-        "output": r.output, "identical": f"{r.identical}/{r.values}", "max abs": fmt_num(r.max_abs),
+        "output": r.output, **({"type": r.dtype} if args.precision == "mixed" else {}),
+        "identical": f"{r.identical}/{r.values}", "max abs": fmt_num(r.max_abs),
         "max rel": fmt_num(r.max_rel), "max ulp": f"{r.max_ulp:.0f}",
         "changed": f"{100 * r.changed:.1f}%", "checks": r.checks, "pass": "yes" if r.ok else "NO"}
         for r in rows]))
@@ -1302,10 +1655,12 @@ def main() -> int:
     for note in compile_notes:
         print(f"gt4py compile: {note}")
     if args.markdown:
-        args.markdown.write_text(check_markdown(rows, args, seconds, compile_notes))
+        args.markdown.write_text(check_markdown(rows, args, seconds, compile_notes, patch_notes))
     if args.json:
         args.json.write_text(json.dumps({"rows": [dataclasses.asdict(r) for r in rows],
-                                         "compile": compile_notes, "seconds": seconds}, indent=1))
+                                         "compile": compile_notes, "seconds": seconds,
+                                         "precision": args.precision,
+                                         "icon4py_patches": patch_notes}, indent=1))
     if not args.workdir and not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
     return 1 if failures else 0

@@ -43,6 +43,11 @@
 // icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). The
 // outputs are written after the first call; --time N then times N more calls of the program
 // alone, each fenced: icondiff_call_seconds (every call) and icondiff_call_seconds_median.
+//
+// Every output also has the attributes vp_bytes (sizeof(vp): 4 in a -DICONDIFF_MIXED_PRECISION=ON
+// build) and input_float_bytes ("name:bytes ...": the element size each floating-point input was
+// read with, i.e. the type icondiff gives that argument), so that the caller can check icondiff's
+// argument types against ICON4Py's (compare_dycore.py --precision mixed).
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/launch.hpp>
 #include <icondiff/core/physical_constants.hpp>
@@ -183,8 +188,13 @@ class InputFile {
     for (const auto e : extents) n *= e;
     std::vector<T> values(n);
     check_nc(nc_get(ncid_, variable(name), values.data()), path_, "reading " + name);
+    if constexpr (std::is_floating_point_v<T>) float_bytes_[name] = sizeof(T);
     return values;
   }
+
+  /// The element size each floating-point variable was read with: the type of the View or
+  /// scalar it went to (4 for a vp field of a mixed-precision build).
+  const std::map<std::string, std::size_t>& float_bytes() const { return float_bytes_; }
 
   template <class T>
   T scalar(const std::string& name) const {
@@ -200,6 +210,7 @@ class InputFile {
 
   std::string path_;
   int ncid_ = -1;
+  mutable std::map<std::string, std::size_t> float_bytes_;
 };
 
 // ---- Output file ------------------------------------------------------------------------------
@@ -1211,6 +1222,10 @@ int run(int argc, char* argv[]) {
   out.attribute("grid_source", grid_source);
   out.attribute("loop_schedule", to_string(c.schedule));
   out.attribute("vp_bytes", static_cast<long long>(sizeof(vp)));
+  std::string read_as;  // "name:bytes ..." of every floating-point input read
+  for (const auto& [name, bytes] : in.float_bytes())
+    read_as += fmt::format("{}{}:{}", read_as.empty() ? "" : " ", name, bytes);
+  out.attribute("input_float_bytes", read_as);
   out.attribute("nlev", c.nlev);
   out.write(output);
   fmt::print("{}: {} on {} ({} levels, {} schedule): grid {:.2f} s, stencil with I/O {:.3f} s\n",
