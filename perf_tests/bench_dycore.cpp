@@ -19,6 +19,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -126,21 +128,40 @@ double point_levels(const icondiff::ProgramDomain& d) {
   return static_cast<double>(d.horizontal.size()) * (d.vertical_end - d.vertical_start);
 }
 
+/// A Dycore on the same inputs launching its edge programs with `schedule` (the default one is
+/// the setup's): the schedules side by side in one run.
+icondiff::Dycore<Space>& scheduled_dycore(Setup& s, icondiff::LoopSchedule schedule) {
+  static std::map<icondiff::LoopSchedule, std::unique_ptr<icondiff::Dycore<Space>>> others;
+  if (schedule == icondiff::DycoreOptions<Space>{}.schedule) return *s.dycore;
+  auto& other = others[schedule];
+  if (!other) {
+    icondiff::DycoreOptions<Space> options;
+    options.schedule = schedule;
+    other = std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s.inputs, options);
+    Kokkos::push_finalize_hook([] { others.clear(); });
+  }
+  return *other;
+}
+
 void bench_rho_theta_pgrad(benchmark::State& state) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
   Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
   const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
   bench_program(
-      state, "compute_rho_theta_pgrad_and_update_vn",
-      [&] { s.dycore->compute_rho_theta_pgrad_and_update_vn(s.rho_theta); },
+      state, std::string("compute_rho_theta_pgrad_and_update_vn ") + icondiff::to_string(schedule),
+      [&] { dycore.compute_rho_theta_pgrad_and_update_vn(s.rho_theta); },
       bytes.at(icondiff::dycore_labels::rho_theta_pgrad),
       point_levels(s.dycore->rho_theta_pgrad_domain()));
 }
 void bench_divergence_damping(benchmark::State& state) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
   Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
   const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
   bench_program(
-      state, "apply_divergence_damping_and_update_vn",
-      [&] { s.dycore->apply_divergence_damping_and_update_vn(s.divdamp); },
+      state, std::string("apply_divergence_damping_and_update_vn ") + icondiff::to_string(schedule),
+      [&] { dycore.apply_divergence_damping_and_update_vn(s.divdamp); },
       bytes.at(icondiff::dycore_labels::divergence_damping),
       point_levels(s.dycore->divergence_damping_domain()));
 }
@@ -178,8 +199,18 @@ void bench_solver_corrector(benchmark::State& state, bool blocked) {
       bytes.at(icondiff::dycore_labels::solver_corrector), point_levels(s.dycore->solver_domain()));
 }
 
-BENCHMARK(bench_rho_theta_pgrad)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_divergence_damping)->UseRealTime()->Unit(benchmark::kMillisecond);
+// The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
+// label names it).
+BENCHMARK(bench_rho_theta_pgrad)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_divergence_damping)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(bench_solver_predictor, column_blocks, true)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

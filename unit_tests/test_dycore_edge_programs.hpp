@@ -130,44 +130,49 @@ TEST(TEST_CATEGORY, DycoreComputeRhoThetaPgradAndUpdateVnMatchesReference) {
   for (auto& g : test::dycore_grids()) {
     const DeviceGrid<M> device(g.grid);
     for (const bool iau : {false, true})
-      for (const bool subdomain : {false, true}) {
-        const std::string name = g.name + (iau ? " iau" : "") + (subdomain ? " subdomain" : "");
-        SCOPED_TRACE(name);
-        test::RandomSource rng(test::dycore_seed("rho_theta_pgrad " + name));
-        HostArrays statics, call_host;
-        const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
-        Dycore<Space> dycore(DycoreConfig{}, in);
-        const std::vector<std::string> outputs = {"rho_at_edges_on_model_levels",
-                                                  "theta_v_at_edges_on_model_levels",
-                                                  "horizontal_pressure_gradient"};
-        auto call = test::random_state<RhoThetaPgradArguments, M>(
-            in.sizes(), test::dycore_call_filler(rng, outputs), call_host, "icondiff::test::");
-        call.dtime = 10.0 + rng.uniform(0, 5);
-        call.is_iau_active = iau;
-        call.iau_wgt_dyn = rng.uniform(0, 1);
-        ProgramDomain domain = dycore.rho_theta_pgrad_domain();
-        if (subdomain) domain = random_subdomain(domain, rng);
+      for (const bool subdomain : {false, true})
+        // Every schedule on the same inputs: the column bodies of the points-outer schedule
+        // must give the point bodies' bits.
+        for (const LoopSchedule schedule : all_loop_schedules) {
+          const std::string name = g.name + (iau ? " iau" : "") + (subdomain ? " subdomain" : "");
+          SCOPED_TRACE(name + " " + to_string(schedule));
+          test::RandomSource rng(test::dycore_seed("rho_theta_pgrad " + name));
+          HostArrays statics, call_host;
+          const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
+          DycoreOptions<Space> options;
+          options.schedule = schedule;
+          Dycore<Space> dycore(DycoreConfig{}, in, options);
+          const std::vector<std::string> outputs = {"rho_at_edges_on_model_levels",
+                                                    "theta_v_at_edges_on_model_levels",
+                                                    "horizontal_pressure_gradient"};
+          auto call = test::random_state<RhoThetaPgradArguments, M>(
+              in.sizes(), test::dycore_call_filler(rng, outputs), call_host, "icondiff::test::");
+          call.dtime = 10.0 + rng.uniform(0, 5);
+          call.is_iau_active = iau;
+          call.iau_wgt_dyn = rng.uniform(0, 1);
+          ProgramDomain domain = dycore.rho_theta_pgrad_domain();
+          if (subdomain) domain = random_subdomain(domain, rng);
 
-        auto ref = reference_args(statics, call_host, call, in, g.grid, domain);
-        reference::compute_rho_theta_pgrad_and_update_vn(g.grid, ref);
-        dycore.compute_rho_theta_pgrad_and_update_vn(Space(), call, &domain);
-        compat::fence(Space(), "test");
+          auto ref = reference_args(statics, call_host, call, in, g.grid, domain);
+          reference::compute_rho_theta_pgrad_and_update_vn(g.grid, ref);
+          dycore.compute_rho_theta_pgrad_and_update_vn(Space(), call, &domain);
+          compat::fence(Space(), "test");
 
-        expect_output("rho_at_edges_on_model_levels",
-                      test::to_host_array(call.rho_at_edges_on_model_levels),
-                      as_array(ref.rho_at_edges_on_model_levels),
-                      call_host.at("rho_at_edges_on_model_levels"), domain);
-        expect_output("theta_v_at_edges_on_model_levels",
-                      test::to_host_array(call.theta_v_at_edges_on_model_levels),
-                      as_array(ref.theta_v_at_edges_on_model_levels),
-                      call_host.at("theta_v_at_edges_on_model_levels"), domain);
-        expect_output("horizontal_pressure_gradient",
-                      test::to_host_array(call.horizontal_pressure_gradient),
-                      as_array(ref.horizontal_pressure_gradient),
-                      call_host.at("horizontal_pressure_gradient"), domain);
-        expect_output("next_vn", test::to_host_array(call.next_vn), as_array(ref.next_vn),
-                      call_host.at("next_vn"), domain);
-      }
+          expect_output("rho_at_edges_on_model_levels",
+                        test::to_host_array(call.rho_at_edges_on_model_levels),
+                        as_array(ref.rho_at_edges_on_model_levels),
+                        call_host.at("rho_at_edges_on_model_levels"), domain);
+          expect_output("theta_v_at_edges_on_model_levels",
+                        test::to_host_array(call.theta_v_at_edges_on_model_levels),
+                        as_array(ref.theta_v_at_edges_on_model_levels),
+                        call_host.at("theta_v_at_edges_on_model_levels"), domain);
+          expect_output("horizontal_pressure_gradient",
+                        test::to_host_array(call.horizontal_pressure_gradient),
+                        as_array(ref.horizontal_pressure_gradient),
+                        call_host.at("horizontal_pressure_gradient"), domain);
+          expect_output("next_vn", test::to_host_array(call.next_vn), as_array(ref.next_vn),
+                        call_host.at("next_vn"), domain);
+        }
   }
 }
 
@@ -198,88 +203,91 @@ TEST(TEST_CATEGORY, DycoreApplyDivergenceDampingAndUpdateVnMatchesReference) {
         test::random_dycore_inputs(device, g.nlev, static_rng, statics);
     for (std::size_t n = 0; n < cases.size(); ++n) {
       const DivDampCase& c = cases[n];
-      for (const bool subdomain : {false, true}) {
-        // Sub-domains of every case on the torus, of every other case on the larger grids
-        // (the sanitizer gate runs these tests too).
-        if (subdomain && g.name != "torus" && n % 2 == 1) continue;
-        const std::string name = g.name + " 2nd " + std::to_string(c.second_order) + " 4th " +
-                                 std::to_string(c.fourth_order) + " iau " + std::to_string(c.iau) +
-                                 " order " + std::to_string(int(c.order)) +
-                                 (c.flip_limited_area ? " limited_area flipped" : "") +
-                                 (subdomain ? " subdomain" : "");
-        SCOPED_TRACE(name);
-        test::RandomSource rng(test::dycore_seed("divdamp " + name));
-        HostArrays call_host;
-        DycoreInputs<M> in = grid_inputs;
-        if (c.flip_limited_area) in.grid.limited_area = !device.limited_area;
-        DycoreConfig config;
-        config.divdamp_order = c.order;
-        config.veladv_offctr = rng.uniform(0, 0.5);
-        config.max_nudging_coefficient = rng.uniform(0, 1);
-        Dycore<Space> dycore(config, in);
-        auto call = test::random_state<DivergenceDampingArguments, M>(
-            in.sizes(), test::dycore_call_filler(rng, {}), call_host, "icondiff::test::");
-        call.interpolated_fourth_order_divdamp_factor = test::random_profile<M>(
-            "interpolated_fourth_order_divdamp_factor", g.nlev,
-            [&](int) { return rng.uniform(0, 0.01); }, call_host);
-        call.second_order_divdamp_factor = rng.uniform(0, 0.02);
-        call.second_order_divdamp_scaling_coeff = rng.uniform();
-        call.dtime = 10.0 + rng.uniform(0, 5);
-        call.apply_2nd_order_divergence_damping = c.second_order;
-        call.apply_4th_order_divergence_damping = c.fourth_order;
-        call.is_iau_active = c.iau;
-        call.iau_wgt_dyn = rng.uniform(0, 1);
-        ProgramDomain domain = dycore.divergence_damping_domain();
-        if (subdomain) domain = random_subdomain(domain, rng);
+      for (const bool subdomain : {false, true})
+        for (const LoopSchedule schedule : all_loop_schedules) {
+          // Sub-domains of every case on the torus, of every other case on the larger grids
+          // (the sanitizer gate runs these tests too); every schedule on the same inputs.
+          if (subdomain && g.name != "torus" && n % 2 == 1) continue;
+          const std::string name =
+              g.name + " 2nd " + std::to_string(c.second_order) + " 4th " +
+              std::to_string(c.fourth_order) + " iau " + std::to_string(c.iau) + " order " +
+              std::to_string(int(c.order)) + (c.flip_limited_area ? " limited_area flipped" : "") +
+              (subdomain ? " subdomain" : "");
+          SCOPED_TRACE(name + " " + to_string(schedule));
+          test::RandomSource rng(test::dycore_seed("divdamp " + name));
+          HostArrays call_host;
+          DycoreInputs<M> in = grid_inputs;
+          if (c.flip_limited_area) in.grid.limited_area = !device.limited_area;
+          DycoreConfig config;
+          config.divdamp_order = c.order;
+          config.veladv_offctr = rng.uniform(0, 0.5);
+          config.max_nudging_coefficient = rng.uniform(0, 1);
+          DycoreOptions<Space> options;
+          options.schedule = schedule;
+          Dycore<Space> dycore(config, in, options);
+          auto call = test::random_state<DivergenceDampingArguments, M>(
+              in.sizes(), test::dycore_call_filler(rng, {}), call_host, "icondiff::test::");
+          call.interpolated_fourth_order_divdamp_factor = test::random_profile<M>(
+              "interpolated_fourth_order_divdamp_factor", g.nlev,
+              [&](int) { return rng.uniform(0, 0.01); }, call_host);
+          call.second_order_divdamp_factor = rng.uniform(0, 0.02);
+          call.second_order_divdamp_scaling_coeff = rng.uniform();
+          call.dtime = 10.0 + rng.uniform(0, 5);
+          call.apply_2nd_order_divergence_damping = c.second_order;
+          call.apply_4th_order_divergence_damping = c.fourth_order;
+          call.is_iau_active = c.iau;
+          call.iau_wgt_dyn = rng.uniform(0, 1);
+          ProgramDomain domain = dycore.divergence_damping_domain();
+          if (subdomain) domain = random_subdomain(domain, rng);
 
-        reference::ApplyDivergenceDampingAndUpdateVnArgs r;
-        r.horizontal_gradient_of_normal_wind_divergence =
-            call_host.at("horizontal_gradient_of_normal_wind_divergence").field();
-        r.next_vn = call_host.at("next_vn").field();
-        r.current_vn = call_host.at("current_vn").field();
-        r.dwdz_at_cells_on_model_levels = call_host.at("dwdz_at_cells_on_model_levels").field();
-        r.predictor_normal_wind_advective_tendency =
-            call_host.at("predictor_normal_wind_advective_tendency").field();
-        r.corrector_normal_wind_advective_tendency =
-            call_host.at("corrector_normal_wind_advective_tendency").field();
-        r.normal_wind_tendency_due_to_slow_physics_process =
-            call_host.at("normal_wind_tendency_due_to_slow_physics_process").field();
-        r.normal_wind_iau_increment = call_host.at("normal_wind_iau_increment").field();
-        r.second_order_divdamp_scaling_coeff = call.second_order_divdamp_scaling_coeff;
-        r.theta_v_at_edges_on_model_levels =
-            call_host.at("theta_v_at_edges_on_model_levels").field();
-        r.horizontal_pressure_gradient = call_host.at("horizontal_pressure_gradient").field();
-        r.horizontal_mask_for_3d_divdamp = statics.at("horizontal_mask_for_3d_divdamp").vector();
-        r.scaling_factor_for_3d_divdamp = statics.at("scaling_factor_for_3d_divdamp").vector();
-        r.inv_dual_edge_length = statics.at("inverse_dual_edge_lengths").vector();
-        r.nudgecoeff_e = statics.at("nudgecoeff_e").vector();
-        r.geofac_grdiv = statics.at("geofac_grdiv").table();
-        r.interpolated_fourth_order_divdamp_factor =
-            call_host.at("interpolated_fourth_order_divdamp_factor").vector();
-        r.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
-        r.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
-        r.dtime = call.dtime;
-        r.is_iau_active = call.is_iau_active;
-        r.iau_wgt_dyn = call.iau_wgt_dyn;
-        r.limited_area = in.grid.limited_area;
-        r.apply_2nd_order_divergence_damping = c.second_order;
-        r.apply_4th_order_divergence_damping = c.fourth_order;
-        r.divdamp_order = int(c.order);
-        r.mean_cell_area = in.mean_cell_area;
-        r.second_order_divdamp_factor = call.second_order_divdamp_factor;
-        r.max_nudging_coefficient = config.max_nudging_coefficient;
-        r.dbl_eps = std::numeric_limits<double>::epsilon();
-        r.horizontal_start = domain.horizontal.start;
-        r.horizontal_end = domain.horizontal.end;
-        r.vertical_start = domain.vertical_start;
-        r.vertical_end = domain.vertical_end;
-        reference::apply_divergence_damping_and_update_vn(g.grid, r);
+          reference::ApplyDivergenceDampingAndUpdateVnArgs r;
+          r.horizontal_gradient_of_normal_wind_divergence =
+              call_host.at("horizontal_gradient_of_normal_wind_divergence").field();
+          r.next_vn = call_host.at("next_vn").field();
+          r.current_vn = call_host.at("current_vn").field();
+          r.dwdz_at_cells_on_model_levels = call_host.at("dwdz_at_cells_on_model_levels").field();
+          r.predictor_normal_wind_advective_tendency =
+              call_host.at("predictor_normal_wind_advective_tendency").field();
+          r.corrector_normal_wind_advective_tendency =
+              call_host.at("corrector_normal_wind_advective_tendency").field();
+          r.normal_wind_tendency_due_to_slow_physics_process =
+              call_host.at("normal_wind_tendency_due_to_slow_physics_process").field();
+          r.normal_wind_iau_increment = call_host.at("normal_wind_iau_increment").field();
+          r.second_order_divdamp_scaling_coeff = call.second_order_divdamp_scaling_coeff;
+          r.theta_v_at_edges_on_model_levels =
+              call_host.at("theta_v_at_edges_on_model_levels").field();
+          r.horizontal_pressure_gradient = call_host.at("horizontal_pressure_gradient").field();
+          r.horizontal_mask_for_3d_divdamp = statics.at("horizontal_mask_for_3d_divdamp").vector();
+          r.scaling_factor_for_3d_divdamp = statics.at("scaling_factor_for_3d_divdamp").vector();
+          r.inv_dual_edge_length = statics.at("inverse_dual_edge_lengths").vector();
+          r.nudgecoeff_e = statics.at("nudgecoeff_e").vector();
+          r.geofac_grdiv = statics.at("geofac_grdiv").table();
+          r.interpolated_fourth_order_divdamp_factor =
+              call_host.at("interpolated_fourth_order_divdamp_factor").vector();
+          r.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
+          r.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
+          r.dtime = call.dtime;
+          r.is_iau_active = call.is_iau_active;
+          r.iau_wgt_dyn = call.iau_wgt_dyn;
+          r.limited_area = in.grid.limited_area;
+          r.apply_2nd_order_divergence_damping = c.second_order;
+          r.apply_4th_order_divergence_damping = c.fourth_order;
+          r.divdamp_order = int(c.order);
+          r.mean_cell_area = in.mean_cell_area;
+          r.second_order_divdamp_factor = call.second_order_divdamp_factor;
+          r.max_nudging_coefficient = config.max_nudging_coefficient;
+          r.dbl_eps = std::numeric_limits<double>::epsilon();
+          r.horizontal_start = domain.horizontal.start;
+          r.horizontal_end = domain.horizontal.end;
+          r.vertical_start = domain.vertical_start;
+          r.vertical_end = domain.vertical_end;
+          reference::apply_divergence_damping_and_update_vn(g.grid, r);
 
-        dycore.apply_divergence_damping_and_update_vn(Space(), call, &domain);
-        compat::fence(Space(), "test");
-        expect_output("next_vn", test::to_host_array(call.next_vn), as_array(r.next_vn),
-                      call_host.at("next_vn"), domain);
-      }
+          dycore.apply_divergence_damping_and_update_vn(Space(), call, &domain);
+          compat::fence(Space(), "test");
+          expect_output("next_vn", test::to_host_array(call.next_vn), as_array(r.next_vn),
+                        call_host.at("next_vn"), domain);
+        }
     }
   }
 }

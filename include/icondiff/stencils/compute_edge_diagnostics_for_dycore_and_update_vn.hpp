@@ -1,6 +1,7 @@
 // The two edge programs of ICON4Py 0.2.0's compute_edge_diagnostics_for_dycore_and_update_vn.py
 // (solve_nonhydro's predictor and corrector vn updates, formerly
-// fused_solve_nonhydro_stencil_15_to_28_predictor/_corrector), as (edge, level) point bodies:
+// fused_solve_nonhydro_stencil_15_to_28_predictor/_corrector), as (edge, level) point bodies; the
+// corrector's with a column body (levels(e, k0, k1)) for the points-outer schedule:
 //
 //  * ComputeRhoThetaPgradAndUpdateVn: upwind rho and theta_v at edges (Miura backward trajectory,
 //    Green-Gauss gradients at the upwind cell), the horizontal pressure gradient in its three
@@ -17,6 +18,7 @@
 // the domain, including the outermost boundary and halo edges that have only one cell.
 #pragma once
 
+#include <icondiff/core/launch.hpp>
 #include <icondiff/core/physical_constants.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
@@ -231,27 +233,95 @@ struct ApplyDivergenceDampingAndUpdateVn {
   wp max_nudging_coefficient = 0;
   wp dbl_eps = 0;
 
+  /// What the total-divergence gradient at one edge reads per edge, loaded once.
+  struct DivergenceEdge {
+    index_t edge, c0, c1;  ///< the edge and its E2C cells
+    wp mask, inv_dual_edge_length;
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION DivergenceEdge divergence_edge(const index_t e) const {
+    return {e, e2c(e, 0), e2c(e, 1), horizontal_mask_for_3d_divdamp(e), inv_dual_edge_length(e)};
+  }
+
   /// _add_vertical_wind_derivative_to_divergence_damping: the horizontal gradient of the total
-  /// (3-D) divergence at edge e, rounded to vp as ICON4Py's temporary.
-  KOKKOS_INLINE_FUNCTION vp gradient_of_total_divergence(const index_t e, const index_t k) const {
+  /// (3-D) divergence at an edge, rounded to vp as ICON4Py's temporary.
+  KOKKOS_FORCEINLINE_FUNCTION vp gradient_of_total_divergence(const DivergenceEdge& d,
+                                                              const index_t k) const {
     const auto& dwdz = dwdz_at_cells_on_model_levels;
-    return static_cast<vp>(static_cast<wp>(horizontal_gradient_of_normal_wind_divergence(e, k)) +
-                           horizontal_mask_for_3d_divdamp(e) * scaling_factor_for_3d_divdamp(k) *
-                               inv_dual_edge_length(e) *
-                               static_cast<wp>(dwdz(e2c(e, 1), k) - dwdz(e2c(e, 0), k)));
+    return static_cast<vp>(
+        static_cast<wp>(horizontal_gradient_of_normal_wind_divergence(d.edge, k)) +
+        d.mask * scaling_factor_for_3d_divdamp(k) * d.inv_dual_edge_length *
+            static_cast<wp>(dwdz(d.c1, k) - dwdz(d.c0, k)));
   }
 
   /// dycore_utils._calculate_fourth_order_divdamp_scaling_coeff at level k.
+  /// Every operand is loaded unconditionally and the order's choice is a selection, so that a
+  /// level loop around it has no branch.
   KOKKOS_INLINE_FUNCTION wp fourth_order_divdamp_scaling_coeff(const index_t k) const {
-    wp factor = interpolated_fourth_order_divdamp_factor(k);
-    if (divdamp_order == 24) {
-      const wp reduced = factor - wp(0.25) * second_order_divdamp_factor;
-      factor = reduced > wp(0) ? reduced : wp(0);  // maximum(0.0, ...)
-    }
-    return -factor * (mean_cell_area * mean_cell_area);
+    const wp factor = interpolated_fourth_order_divdamp_factor(k);
+    const wp reduced = factor - wp(0.25) * second_order_divdamp_factor;
+    const wp combined = reduced > wp(0) ? reduced : wp(0);  // maximum(0.0, ...)
+    return -(divdamp_order == 24 ? combined : factor) * (mean_cell_area * mean_cell_area);
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+  /// What an edge reads per edge: itself and, for the 4th order damping, its E2C2EO neighbours
+  /// with their Laplacian coefficients, loaded once for a column's levels.
+  struct Column {
+    DivergenceEdge self_edge;
+    DivergenceEdge neighbours[5];
+    wp grdiv[5];
+    wp nudgecoeff;
+    KOKKOS_FORCEINLINE_FUNCTION const DivergenceEdge& self() const { return self_edge; }
+    KOKKOS_FORCEINLINE_FUNCTION const DivergenceEdge& neighbour(const int j) const {
+      return neighbours[j];
+    }
+    KOKKOS_FORCEINLINE_FUNCTION wp geofac_grdiv(const int j) const { return grdiv[j]; }
+    KOKKOS_FORCEINLINE_FUNCTION wp nudgecoeff_e() const { return nudgecoeff; }
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION Column column(const index_t e) const {
+    Column col;
+    col.self_edge = divergence_edge(e);
+    if (apply_4th_order_divergence_damping)
+      for (int j = 0; j < 5; ++j) {
+        col.neighbours[j] = divergence_edge(e2c2eo(e, j));
+        col.grdiv[j] = geofac_grdiv(e, j);
+      }
+    col.nudgecoeff = limited_area ? nudgecoeff_e(e) : wp(0);
+    return col;
+  }
+
+  /// The same for one (edge, level) of a point body, loaded where vn_at reads it (a Column would
+  /// be stored and reloaded: +30 % instructions per edge-level).
+  struct PointEdge {
+    const ApplyDivergenceDampingAndUpdateVn& body;
+    index_t e;
+    KOKKOS_FORCEINLINE_FUNCTION DivergenceEdge self() const { return body.divergence_edge(e); }
+    KOKKOS_FORCEINLINE_FUNCTION DivergenceEdge neighbour(const int j) const {
+      return body.divergence_edge(body.e2c2eo(e, j));
+    }
+    KOKKOS_FORCEINLINE_FUNCTION wp geofac_grdiv(const int j) const {
+      return body.geofac_grdiv(e, j);
+    }
+    KOKKOS_FORCEINLINE_FUNCTION wp nudgecoeff_e() const { return body.nudgecoeff_e(e); }
+  };
+
+  /// The call's switches: a point body passes the members (Flags), a column body compile-time
+  /// constants (ConstantFlags, chosen by with_flags), so that its level loop is compiled per
+  /// combination without branches and vectorises.
+  struct Flags {
+    bool second_order, fourth_order, limited_area, iau;
+  };
+  template <bool SecondOrder, bool FourthOrder, bool LimitedArea, bool Iau>
+  struct ConstantFlags {
+    static constexpr bool second_order = SecondOrder, fourth_order = FourthOrder,
+                          limited_area = LimitedArea, iau = Iau;
+  };
+
+  /// next_vn at (e, k) from `col` (a Column or a PointEdge of e).
+  template <class Edge, class Switches>
+  KOKKOS_FORCEINLINE_FUNCTION wp vn_at(const Edge& col, const Switches& flags, const index_t e,
+                                       const index_t k) const {
     // _add_temporal_tendencies_to_vn_by_interpolating_between_time_levels.
     wp vn = current_vn(e, k) +
             dtime * (advection_explicit_weight_parameter *
@@ -261,27 +331,52 @@ struct ApplyDivergenceDampingAndUpdateVn {
                      static_cast<wp>(normal_wind_tendency_due_to_slow_physics_process(e, k)) -
                      physics::cpd * theta_v_at_edges_on_model_levels(e, k) *
                          static_cast<wp>(horizontal_pressure_gradient(e, k)));
-    if (apply_2nd_order_divergence_damping)
-      vn = vn +
-           second_order_divdamp_scaling_coeff * static_cast<wp>(gradient_of_total_divergence(e, k));
-    if (apply_4th_order_divergence_damping) {
+    if (flags.second_order)
+      vn = vn + second_order_divdamp_scaling_coeff *
+                    static_cast<wp>(gradient_of_total_divergence(col.self(), k));
+    if (flags.fourth_order) {
       // _compute_graddiv2_of_vn: the Laplacian of the gradient over E2C2EO, recomputing the
       // neighbours' total-divergence gradients instead of storing them.
       wp sum = 0;
-      for (int j = 0; j < 5; ++j)
-        sum += static_cast<wp>(gradient_of_total_divergence(e2c2eo(e, j), k)) * geofac_grdiv(e, j);
+      for_each_slot<5>([&](const int j) {
+        sum += static_cast<wp>(gradient_of_total_divergence(col.neighbour(j), k)) *
+               col.geofac_grdiv(j);
+      });
       const wp graddiv2 = static_cast<wp>(static_cast<vp>(sum));
       const wp scal_divdamp = fourth_order_divdamp_scaling_coeff(k);
-      if (limited_area) {
+      if (flags.limited_area) {
         const wp absolute = scal_divdamp < wp(0) ? -scal_divdamp : scal_divdamp;
         const wp bdy_divdamp = wp(0.75) / (max_nudging_coefficient + dbl_eps) * absolute;
-        vn = vn + (scal_divdamp + bdy_divdamp * nudgecoeff_e(e)) * graddiv2;
+        vn = vn + (scal_divdamp + bdy_divdamp * col.nudgecoeff_e()) * graddiv2;
       } else {
         vn = vn + scal_divdamp * graddiv2;
       }
     }
-    if (is_iau_active) vn = vn + iau_wgt_dyn * static_cast<wp>(normal_wind_iau_increment(e, k));
-    next_vn(e, k) = vn;
+    if (flags.iau) vn = vn + iau_wgt_dyn * static_cast<wp>(normal_wind_iau_increment(e, k));
+    return vn;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+    const Flags flags{apply_2nd_order_divergence_damping, apply_4th_order_divergence_damping,
+                      limited_area, is_iau_active};
+    next_vn(e, k) = vn_at(PointEdge{*this, e}, flags, e, k);
+  }
+
+  /// Column body (points-outer schedule): the edge's and its neighbours' tables loaded once, the
+  /// level loop compiled per flag combination (no branch inside: it vectorises with level-fastest
+  /// fields).
+  KOKKOS_INLINE_FUNCTION void levels(const index_t e, const index_t k0, const index_t k1) const {
+    const Column col = column(e);
+    with_flags(
+        [&](auto second, auto fourth, auto limited, auto iau) {
+          const ConstantFlags<decltype(second)::value, decltype(fourth)::value,
+                              decltype(limited)::value, decltype(iau)::value>
+              flags;
+          ICONDIFF_POINT_LOOP_SIMD
+          for (index_t k = k0; k < k1; ++k) next_vn(e, k) = vn_at(col, flags, e, k);
+        },
+        apply_2nd_order_divergence_damping, apply_4th_order_divergence_damping, limited_area,
+        is_iau_active);
   }
 };
 

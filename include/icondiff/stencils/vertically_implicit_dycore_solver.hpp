@@ -181,7 +181,8 @@ struct VerticallyImplicitSolver {
   }
 
   /// Forward pass (top down) at level k: explicit parts and the forward sweep.
-  KOKKOS_FORCEINLINE_FUNCTION void forward(const index_t c, const index_t k, ForwardState& s) const {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(const index_t c, const index_t k,
+                                           ForwardState& s) const {
     const wp vwind_impl_wgt = exner_w_implicit_weight_parameter(c);
     // _compute_divergence_of_fluxes_of_rho_and_theta.
     wp div_mass = 0, div_theta = 0;
@@ -244,7 +245,8 @@ struct VerticallyImplicitSolver {
   }
 
   /// Backward pass (bottom up) at level k: back substitution, Rayleigh damping, results.
-  KOKKOS_FORCEINLINE_FUNCTION void backward(const index_t c, const index_t k, BackwardState& s) const {
+  KOKKOS_FORCEINLINE_FUNCTION void backward(const index_t c, const index_t k,
+                                            BackwardState& s) const {
     const wp vwind_impl_wgt = exner_w_implicit_weight_parameter(c);
     const wp w_undamped = next_w(c, k) + s.w_state * static_cast<wp>(z_q(c, k));
     s.w_state = w_undamped;
