@@ -1489,6 +1489,9 @@ def main() -> int:
     parser.add_argument("--build-dir", default=os.environ.get("ICONDIFF_BUILD_DIR",
                                                               HERE.parents[2] / "build"),
                         help="icondiff build with bin/icondiff_stencil_runner and bin/icondiff")
+    parser.add_argument("--icondiff-cli", type=pathlib.Path,
+                        help="the icondiff command that writes the generated grids (default: "
+                             "--build-dir's bin/icondiff; a level-fastest build has no CLI)")
     parser.add_argument("--grid-dir", default=os.environ.get("ICONDIFF_GRID_DIR", DEFAULT_GRID_DIR))
     parser.add_argument("--grids", help="comma-separated subset of R02B03, R19B04-LAM, gen-R2B4")
     parser.add_argument("--nlev", type=int, help="levels (default 65; 20 with --quick)")
@@ -1569,10 +1572,15 @@ def main() -> int:
             raise SetupError(f"{e}: {VENV_HINT}") from e
         build_dir = pathlib.Path(args.build_dir)
         runner = find_build_tool(build_dir, "icondiff_stencil_runner")
-        try:  # needed for the generated grids only
-            icondiff_cli = find_build_tool(build_dir, "icondiff")
-        except SetupError:
-            icondiff_cli = None
+        if args.icondiff_cli:
+            if not args.icondiff_cli.is_file():
+                raise SetupError(f"--icondiff-cli {args.icondiff_cli} does not exist")
+            icondiff_cli = args.icondiff_cli
+        else:
+            try:  # needed for the generated grids only
+                icondiff_cli = find_build_tool(build_dir, "icondiff")
+            except SetupError:
+                icondiff_cli = None
         if args.workdir:
             args.workdir.mkdir(parents=True, exist_ok=True)
             workdir = args.workdir

@@ -372,13 +372,14 @@ struct Context {
     using T = typename ViewType::non_const_value_type;
     auto host = Kokkos::create_mirror_view(view);
     Kokkos::deep_copy(host, view);
+    const auto file_order = as_file_order(host);
     std::vector<std::size_t> lens;
     for (int r = static_cast<int>(ViewType::rank) - 1; r >= 0; --r)
       lens.push_back(view.extent(static_cast<unsigned>(r)));
     if (dims.empty() && in.has(name)) dims = in.shape(name).first;
     for (std::size_t i = dims.size(); i < lens.size(); ++i)
       dims.push_back(fmt::format("{}_dim{}", name, i));
-    out.add<T>(name, dims, lens, host.data());
+    out.add<T>(name, dims, lens, file_order.data());
   }
 
   template <class Body>
@@ -398,9 +399,28 @@ struct Context {
                      Extents... extents) const {
     ViewType view(label(name), extents...);
     auto host = Kokkos::create_mirror_view(view);
-    if (!values.empty()) std::memcpy(host.data(), values.data(), values.size() * sizeof(values[0]));
+    if (!values.empty()) {
+      // The file's order is LayoutLeft's; deep_copy transposes into a level-fastest build's.
+      using FileOrder = Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutLeft,
+                                     Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+      Kokkos::deep_copy(
+          host, FileOrder(const_cast<typename ViewType::value_type*>(values.data()), extents...));
+    }
     Kokkos::deep_copy(view, host);
     return view;
+  }
+
+  /// `host` in the file's order (LayoutLeft, the extents reversed as netCDF dimensions): the
+  /// View itself in ICON's layout, a transposed copy in a level-fastest build.
+  template <class HostView>
+  static auto as_file_order(const HostView& host) {
+    using FileOrder =
+        Kokkos::View<typename HostView::non_const_data_type, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+    Kokkos::LayoutLeft layout;
+    for (unsigned r = 0; r < HostView::rank; ++r) layout.dimension[r] = host.extent(r);
+    FileOrder file_order(Kokkos::view_alloc(Kokkos::WithoutInitializing, "file_order"), layout);
+    Kokkos::deep_copy(file_order, host);
+    return file_order;
   }
 };
 
