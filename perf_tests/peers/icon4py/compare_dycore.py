@@ -497,8 +497,19 @@ CASES += (
 )
 #: The race's variants: ICON's usual calls (the solver's corrector on a middle substep with the
 #: advection fluxes accumulated, ICON's most frequent corrector call).
-RACE_CASES = {PREDICTOR: CASES[0], CORRECTOR: CASES[4], SOLVER_PREDICTOR: CASES[9],
-              SOLVER_CORRECTOR: CASES[16]}
+def race_case(program: str, name: str) -> Case:
+    """The case of CASES the race runs for `program` (by name: positions move as cases are
+    added)."""
+    found = [c for c in CASES if c.program == program and c.name == name]
+    if len(found) != 1:
+        raise ValueError(f"no single case {name!r} of {program} in CASES")
+    return found[0]
+
+
+RACE_CASES = {PREDICTOR: race_case(PREDICTOR, "iau off"),
+              CORRECTOR: race_case(CORRECTOR, "order 24, 4th"),
+              SOLVER_PREDICTOR: race_case(SOLVER_PREDICTOR, "later, dd3, klemp"),
+              SOLVER_CORRECTOR: race_case(SOLVER_CORRECTOR, "prep, middle, klemp")}
 
 
 # ---- grid and inputs ----------------------------------------------------------------------------
