@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -128,19 +129,32 @@ double point_levels(const icondiff::ProgramDomain& d) {
   return static_cast<double>(d.horizontal.size()) * (d.vertical_end - d.vertical_start);
 }
 
-/// A Dycore on the same inputs launching its edge programs with `schedule` (the default one is
-/// the setup's): the schedules side by side in one run.
-icondiff::Dycore<Space>& scheduled_dycore(Setup& s, icondiff::LoopSchedule schedule) {
-  static std::map<icondiff::LoopSchedule, std::unique_ptr<icondiff::Dycore<Space>>> others;
-  if (schedule == icondiff::DycoreOptions<Space>{}.schedule) return *s.dycore;
-  auto& other = others[schedule];
-  if (!other) {
-    icondiff::DycoreOptions<Space> options;
+/// A Dycore on the same inputs with other launch options (the setup's own for the defaults):
+/// the variants side by side in one run.
+icondiff::Dycore<Space>& variant_dycore(Setup& s, const icondiff::LoopSchedule schedule,
+                                        const bool column_blocks) {
+  static std::map<std::pair<icondiff::LoopSchedule, bool>, std::unique_ptr<icondiff::Dycore<Space>>>
+      variants;
+  icondiff::DycoreOptions<Space> options;
+  if (schedule == options.schedule && column_blocks == options.column_blocks) return *s.dycore;
+  if (variants.empty()) Kokkos::push_finalize_hook([] { variants.clear(); });
+  auto& variant = variants[{schedule, column_blocks}];
+  if (!variant) {
     options.schedule = schedule;
-    other = std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s.inputs, options);
-    Kokkos::push_finalize_hook([] { others.clear(); });
+    options.column_blocks = column_blocks;
+    variant =
+        std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s.inputs, options);
   }
-  return *other;
+  return *variant;
+}
+
+/// The edge programs with `schedule`, the solver with its columns in blocks (the CPU default in
+/// ICON's layout) or one thread per column.
+icondiff::Dycore<Space>& scheduled_dycore(Setup& s, const icondiff::LoopSchedule schedule) {
+  return variant_dycore(s, schedule, icondiff::DycoreOptions<Space>{}.column_blocks);
+}
+icondiff::Dycore<Space>& solver_dycore(Setup& s, const bool blocked) {
+  return variant_dycore(s, icondiff::DycoreOptions<Space>{}.schedule, blocked);
 }
 
 void bench_rho_theta_pgrad(benchmark::State& state) {
@@ -165,19 +179,6 @@ void bench_divergence_damping(benchmark::State& state) {
       bytes.at(icondiff::dycore_labels::divergence_damping),
       point_levels(s.dycore->divergence_damping_domain()));
 }
-/// The solver with its columns in blocks (the CPU default) or one thread per column.
-icondiff::Dycore<Space>& solver_dycore(Setup& s, bool blocked) {
-  static std::unique_ptr<icondiff::Dycore<Space>> other;
-  if (blocked == icondiff::DycoreOptions<Space>{}.column_blocks) return *s.dycore;
-  if (!other) {
-    icondiff::DycoreOptions<Space> options;
-    options.column_blocks = blocked;
-    other = std::make_unique<icondiff::Dycore<Space>>(icondiff::DycoreConfig{}, s.inputs, options);
-    Kokkos::push_finalize_hook([] { other.reset(); });
-  }
-  return *other;
-}
-
 void bench_solver_predictor(benchmark::State& state, bool blocked) {
   Setup& s = setup();
   auto& dycore = solver_dycore(s, blocked);

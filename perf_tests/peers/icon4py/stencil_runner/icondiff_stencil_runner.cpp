@@ -404,7 +404,8 @@ struct Context {
       using FileOrder = Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutLeft,
                                      Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
       Kokkos::deep_copy(
-          host, FileOrder(const_cast<typename ViewType::value_type*>(values.data()), extents...));
+          host, FileOrder(const_cast<typename ViewType::non_const_value_type*>(values.data()),
+                          extents...));
     }
     Kokkos::deep_copy(view, host);
     return view;
@@ -414,13 +415,17 @@ struct Context {
   /// View itself in ICON's layout, a transposed copy in a level-fastest build.
   template <class HostView>
   static auto as_file_order(const HostView& host) {
-    using FileOrder =
-        Kokkos::View<typename HostView::non_const_data_type, Kokkos::LayoutLeft, Kokkos::HostSpace>;
-    Kokkos::LayoutLeft layout;
-    for (unsigned r = 0; r < HostView::rank; ++r) layout.dimension[r] = host.extent(r);
-    FileOrder file_order(Kokkos::view_alloc(Kokkos::WithoutInitializing, "file_order"), layout);
-    Kokkos::deep_copy(file_order, host);
-    return file_order;
+    if constexpr (std::is_same_v<typename HostView::array_layout, Kokkos::LayoutLeft>) {
+      return host;
+    } else {
+      using FileOrder = Kokkos::View<typename HostView::non_const_data_type, Kokkos::LayoutLeft,
+                                     Kokkos::HostSpace>;
+      Kokkos::LayoutLeft layout;
+      for (unsigned r = 0; r < HostView::rank; ++r) layout.dimension[r] = host.extent(r);
+      FileOrder file_order(Kokkos::view_alloc(Kokkos::WithoutInitializing, "file_order"), layout);
+      Kokkos::deep_copy(file_order, host);
+      return file_order;
+    }
   }
 };
 
