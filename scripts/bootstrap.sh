@@ -2,7 +2,10 @@
 # Installs everything icondiff needs on a Debian 12 machine, idempotently.
 #
 #   1. Debian packages (apt-get; only the missing ones, so a second run is instant).
-#   2. Kokkos 3.4.01 + Kokkos Kernels 3.4.01 with the Serial and OpenMP backends, built from
+#   2. A compiler cache (ccache) for every build that evaluates this script's output, kept in the
+#      cache directory, so that a rebuild of unchanged sources (another clone, another CI run on
+#      the same machine) compiles nothing again (docs/dev/testing.md, "Where CI's time goes").
+#   3. Kokkos 3.4.01 + Kokkos Kernels 3.4.01 with the Serial and OpenMP backends, built from
 #      Debian's `trilinos` *source* package into a cache directory, once per (version, options,
 #      compiler). Debian's binary Kokkos is Serial-only, hence the source build.
 #      Skipped when the caller provides their own Kokkos via Kokkos_ROOT (e.g. Kokkos 4.x with
@@ -16,6 +19,8 @@
 #   Kokkos_ROOT          use this Kokkos installation instead of building one
 #   KokkosKernels_ROOT   use this Kokkos Kernels installation (default: Kokkos_ROOT)
 #   ICONDIFF_SKIP_APT=1  do not touch system packages (report what is missing and go on)
+#   ICONDIFF_CCACHE=0    no compiler cache (default: ccache for host compilers, when installed;
+#                        a CMAKE_CXX_COMPILER_LAUNCHER of the caller's own is kept as it is)
 #   ICONDIFF_KOKKOS_VARIANT  which Kokkos to build (each cached under its own key):
 #       openmp       (default) Serial + OpenMP, Release
 #       boundscheck  Serial + OpenMP with Kokkos_ENABLE_DEBUG + Kokkos_ENABLE_DEBUG_BOUNDS_CHECK
@@ -30,6 +35,8 @@
 set -euo pipefail
 
 log() { echo "[bootstrap] $*" >&2; }
+# shellcheck source=scripts/ci_timing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ci_timing.sh"
 die() {
   echo "[bootstrap] error: $*" >&2
   exit 1
@@ -43,12 +50,12 @@ cache_root=${ICONDIFF_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/icondiff}
 # 1. Debian packages
 # ------------------------------------------------------------------------------------------------
 packages=(
-  build-essential cmake gfortran pkg-config dpkg-dev
+  build-essential cmake gfortran pkg-config dpkg-dev patch
   libnetcdf-dev netcdf-bin
   libopenmpi-dev openmpi-bin libmetis-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev valgrind
-  python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo
+  python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo ccache
 )
 
 variant=${ICONDIFF_KOKKOS_VARIANT:-openmp}
@@ -95,6 +102,7 @@ if [ ${#missing[@]} -gt 0 ]; then
       fi
     fi
     log "installing Debian packages: ${missing[*]}"
+    apt_start=$SECONDS
     if [ "$variant" = cuda ]; then ensure_non_free_sources; fi
     apt_install() {
       DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
@@ -104,17 +112,47 @@ if [ ${#missing[@]} -gt 0 ]; then
       DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get update -q >&2
       apt_install || die "apt-get install failed for: ${missing[*]}"
     fi
+    timing_record build "apt-$variant" $((SECONDS - apt_start))
   fi
 else
   log "all Debian packages present"
 fi
 
 # ------------------------------------------------------------------------------------------------
-# 2. Kokkos
+# 2. Compiler cache
+# ------------------------------------------------------------------------------------------------
+# CMake (>= 3.17) takes CMAKE_CXX_COMPILER_LAUNCHER from the environment when a build folder is
+# first configured. Paths under the repository are hashed relative to it (CCACHE_BASEDIR) and the
+# working directory is left out of the hash (debug info then names the first clone's folder), so
+# a fresh clone elsewhere hits the objects an earlier clone compiled (gfortran is not cached).
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ccache_exports() {
+  [ "${ICONDIFF_CCACHE:-1}" != 0 ] || return 0
+  [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] || return 0
+  command -v ccache >/dev/null || return 0
+  # nvcc_wrapper and hipcc compile each file twice (host and device pass); ccache's preprocessor
+  # mode would hash the host pass only and could return an object whose device code predates a
+  # change inside a device-only #if branch. Depend mode hashes the whole content of the source
+  # and of every header the compiler's dependency file lists instead (no device-only #include
+  # exists in icondiff), with the wrappers' own option syntax (g++'s, clang's).
+  case "$variant" in
+    cuda) echo "export CCACHE_DEPEND=1 CCACHE_COMPILERTYPE=gcc" ;;
+    hip) echo "export CCACHE_DEPEND=1 CCACHE_COMPILERTYPE=clang" ;;
+  esac
+  echo "export CMAKE_CXX_COMPILER_LAUNCHER=ccache"
+  echo "export CCACHE_DIR='$cache_root/ccache'"
+  echo "export CCACHE_BASEDIR='$repo_root'"
+  echo "export CCACHE_NOHASHDIR=1"
+  echo "export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-6G}"
+}
+
+# ------------------------------------------------------------------------------------------------
+# 3. Kokkos
 # ------------------------------------------------------------------------------------------------
 if [ -n "${Kokkos_ROOT:-}" ]; then
   [ -d "$Kokkos_ROOT" ] || die "Kokkos_ROOT=$Kokkos_ROOT does not exist"
   log "using the Kokkos given by Kokkos_ROOT=$Kokkos_ROOT (building nothing)"
+  ccache_exports
   echo "export Kokkos_ROOT='$Kokkos_ROOT'"
   echo "export KokkosKernels_ROOT='${KokkosKernels_ROOT:-$Kokkos_ROOT}'"
   exit 0
@@ -142,12 +180,15 @@ kernels_options=(
   -DKokkosKernels_ENABLE_TESTS=OFF
   -DKokkosKernels_ENABLE_EXAMPLES=OFF
 )
-# Per variant: extra options, the compiler Kokkos (and then icondiff) is built with.
+# Per variant: extra options, the compiler Kokkos (and then icondiff) is built with, and patches
+# to Kokkos' source (scripts/kokkos_patches/, each file says why; part of the cache key).
 kokkos_cxx=c++
 export_cxx=
+kokkos_patches=()
 case "$variant" in
   boundscheck)
     kokkos_options+=(-DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON)
+    kokkos_patches+=("$repo_root/scripts/kokkos_patches/boundscheck-error-path-out-of-line.patch")
     ;;
   cuda)
     kokkos_options+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON)
@@ -169,8 +210,10 @@ case "$variant" in
   hip) compiler_id="hipcc $(dpkg-query -W -f='${Version}' hipcc)" ;;
   *) compiler_id=$(c++ --version | head -n 1) ;;
 esac
-key=$(printf '%s\n' "$KOKKOS_VERSION" "${kokkos_options[@]}" "${kernels_options[@]}" "$compiler_id" |
-  sha256sum | cut -c1-12)
+key=$({
+  printf '%s\n' "$KOKKOS_VERSION" "${kokkos_options[@]}" "${kernels_options[@]}" "$compiler_id"
+  for patch in "${kokkos_patches[@]}"; do sha256sum <"$patch"; done
+} | sha256sum | cut -c1-12)
 prefix="$cache_root/kokkos-$KOKKOS_VERSION-$variant-$key"
 [ "$variant" = cuda ] && kokkos_cxx="$prefix/bin/nvcc_wrapper"
 [ "$variant" = openmp ] || [ "$variant" = boundscheck ] || export_cxx=$kokkos_cxx
@@ -180,6 +223,7 @@ if [ -f "$stamp" ]; then
   log "Kokkos $KOKKOS_VERSION ($variant) and Kokkos Kernels cached in $prefix"
 else
   log "building Kokkos $KOKKOS_VERSION + Kokkos Kernels ($variant) into $prefix (once)"
+  kokkos_start=$SECONDS
   work=$(mktemp -d "${TMPDIR:-/tmp}/icondiff-bootstrap.XXXXXX")
   trap 'rm -rf "$work"' EXIT
 
@@ -221,6 +265,11 @@ else
     "$packages_dir/kokkos/CMakeLists.txt" | paste -sd. -)
   log "Kokkos version in the source package: $found_version"
   [ "$found_version" = "$KOKKOS_VERSION" ] || die "expected Kokkos $KOKKOS_VERSION, the source package has $found_version"
+  for patch in "${kokkos_patches[@]}"; do
+    log "patching Kokkos: $(basename "$patch")"
+    patch -d "$packages_dir/kokkos" -p1 --batch --forward <"$patch" >&2 ||
+      die "the Kokkos patch $patch does not apply"
+  done
 
   jobs=$(nproc)
   rm -rf "$prefix"
@@ -249,9 +298,11 @@ else
     die "building Kokkos Kernels failed"
   }
   printf 'kokkos=%s\nkey=%s\ncompiler=%s\n' "$KOKKOS_VERSION" "$key" "$compiler_id" >"$stamp"
+  timing_record build "kokkos-$variant" $((SECONDS - kokkos_start))
   log "done: $prefix"
 fi
 
+ccache_exports
 echo "export Kokkos_ROOT='$prefix'"
 echo "export KokkosKernels_ROOT='$prefix'"
 if [ -n "$export_cxx" ]; then echo "export ICONDIFF_CXX='$export_cxx'"; fi

@@ -3,7 +3,10 @@
 # toolchains only — CUDA 11.8 (nvidia-cuda-toolkit from bookworm's non-free component, host
 # compiler g++-11, sm_80) and HIP 5.2.3 (hipcc, gfx908) — each against a Kokkos 3.4.01 built
 # for that backend by scripts/bootstrap.sh from the same Debian trilinos source (cached).
-# Library, CLI, unit tests, benchmarks and the MPI and Fortran parts are compiled and linked.
+# Library, CLI, unit tests, benchmarks and the MPI and Fortran parts are compiled and linked; of
+# each backend test (unit_tests/test_<name>.hpp) the device backend's program only
+# (ICONDIFF_TEST_BACKENDS_ONLY): its Serial and OpenMP programs are the host code that the OpenMP
+# build of the test command compiles and runs.
 # Nothing runs: with CUDA or HIP enabled, Kokkos::initialize needs a GPU, and CI has none.
 #
 #   scripts/ci_backends.sh [cuda] [hip]      (default: both)
@@ -20,6 +23,8 @@ build_root=${ICONDIFF_BACKEND_BUILD_ROOT:-$root}
 backends=("$@")
 [ ${#backends[@]} -gt 0 ] || backends=(cuda hip)
 log() { echo "[ci_backends] $*" >&2; }
+# shellcheck source=scripts/ci_timing.sh
+source "$root/scripts/ci_timing.sh"
 
 # Configure + build one backend; runs with the environment the caller prepared.
 build_backend() {
@@ -28,7 +33,8 @@ build_backend() {
   log "$backend: Kokkos in $Kokkos_ROOT, compiler $ICONDIFF_CXX"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$ICONDIFF_CXX" \
     -DICONDIFF_ENABLE_TESTS=ON -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON \
-    -DICONDIFF_ENABLE_FORTRAN=ON >"$build.configure.log" 2>&1 || {
+    -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_TEST_BACKENDS_ONLY="$(echo "$backend" | tr '[:lower:]' '[:upper:]')" \
+    >"$build.configure.log" 2>&1 || {
     tail -n 40 "$build.configure.log" >&2
     log "$backend: configure failed"
     return 1
@@ -39,7 +45,7 @@ build_backend() {
     log "$backend: $Kokkos_ROOT has no $macro"
     return 1
   }
-  cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1 || {
+  timed_build "$backend" cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1 || {
     grep -B2 -A8 -m 10 'error' "$build.build.log" >&2 || tail -n 60 "$build.build.log" >&2
     log "$backend: build failed (log: $build.build.log)"
     return 1

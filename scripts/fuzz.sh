@@ -33,6 +33,8 @@ die() {
 }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/ci_timing.sh
+source "$repo/scripts/ci_timing.sh"
 all_harnesses=(grid_file savepoint_file run_config)
 seconds=60
 runs=""
@@ -111,7 +113,7 @@ if [ "$build" = 1 ]; then
   targets=()
   for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
   log "building ${targets[*]} (-j $jobs)"
-  cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >&2
+  timed_build fuzz cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >&2
 fi
 
 # ---- Seed netCDF files: made by icondiff itself, never stored in the repository ----------------
@@ -127,7 +129,7 @@ make_seeds() {
     log "building the icondiff command for the seed files ($build_dir/seed-cli)"
     eval "$("$repo/scripts/bootstrap.sh")"
     cmake -S "$repo" -B "$build_dir/seed-cli" -DICONDIFF_ENABLE_MPI=ON >&2
-    cmake --build "$build_dir/seed-cli" -j "$jobs" --target icondiff_cli >&2
+    timed_build fuzz-seed-cli cmake --build "$build_dir/seed-cli" -j "$jobs" --target icondiff_cli >&2
     cli="$build_dir/seed-cli/bin/icondiff"
   fi
   local g="$repo/fuzz/corpus/grid_file" s="$repo/fuzz/corpus/savepoint_file" t

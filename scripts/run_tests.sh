@@ -13,33 +13,35 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 eval "$("$root/scripts/bootstrap.sh")"
+# shellcheck source=scripts/ci_timing.sh
+source "$root/scripts/ci_timing.sh"
 build=${ICONDIFF_BUILD_DIR:-$root/build-tests}
 jobs=$(nproc)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
   -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON -DICONDIFF_ENABLE_FORTRAN=ON
-cmake --build "$build" -j "$jobs"
-ctest --test-dir "$build" --output-on-failure -j "$jobs"
+timed_build main cmake --build "$build" -j "$jobs"
+timed_ctest main --test-dir "$build" --output-on-failure -j "$jobs"
 
 if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
   mixed="$build-mixed"
   cmake -S "$root" -B "$mixed" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
     -DICONDIFF_MIXED_PRECISION=ON
-  cmake --build "$mixed" -j "$jobs" --target test_diffusion_stencils_SERIAL \
+  timed_build mixed cmake --build "$mixed" -j "$jobs" --target test_diffusion_stencils_SERIAL \
     test_diffusion_stencils_OPENMP test_diffusion_granule_SERIAL test_diffusion_granule_OPENMP \
     test_diffusion_physics_SERIAL test_diffusion_physics_OPENMP \
     test_diffusion_reference test_diffusion_savepoint icondiff_cli \
     test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
     test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference
-  ctest --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|dycore|cli_run'
+  timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|dycore|cli_run'
 fi
 
 if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
   right="$build-right"
   cmake -S "$root" -B "$right" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
     -DICONDIFF_FIELD_LAYOUT=right -DICONDIFF_ENABLE_CLI=OFF
-  cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
+  timed_build right cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
     test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
     test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP
-  ctest --test-dir "$right" --output-on-failure -j "$jobs" \
+  timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs" \
     -R '^test_(kernel_runner|field_lists|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver))(_OPENMP)?$'
 fi
