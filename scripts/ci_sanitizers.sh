@@ -47,8 +47,9 @@ timed_build sanitizers cmake --build "$build" -j "$jobs"
 built=$SECONDS
 asan=abort_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The granule-level test bodies on the generated grids of a bare checkout (same branches, a
-# quarter of the cells; unit_tests/support/test_grids.hpp): the real files run in the other builds.
+# The granule and dycore test bodies on the generated grids of a bare checkout (same branches, a
+# quarter of the cells; granule_test_grids() in unit_tests/support/test_grids.hpp): the real files
+# run through them in the test command.
 export ICONDIFF_TEST_GRIDS=generated
 export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0
 # shellcheck disable=SC2086

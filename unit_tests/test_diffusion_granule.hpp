@@ -56,7 +56,7 @@ std::vector<Case> cases() {
 using test::GridCase;
 
 std::vector<GridCase> granule_grids() {
-  return test::global_and_lam_grids();
+  return test::granule_test_grids();
 }
 
 struct Fixture {

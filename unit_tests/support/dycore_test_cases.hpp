@@ -39,7 +39,7 @@ struct DycoreGridCase {
 inline std::vector<DycoreGridCase> dycore_grids() {
   std::vector<DycoreGridCase> grids;
   grids.push_back({"torus", make_simple_torus_grid(), 12});
-  for (auto& g : global_and_lam_grids()) grids.push_back({g.name, std::move(g.grid), 8});
+  for (auto& g : granule_test_grids()) grids.push_back({g.name, std::move(g.grid), 8});
   return grids;
 }
 

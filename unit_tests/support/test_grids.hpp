@@ -25,28 +25,29 @@ struct GridCase {
   Grid grid;
 };
 
-/// True when ICONDIFF_TEST_GRIDS=generated: the sanitizer gate (scripts/ci_sanitizers.sh) runs
-/// the granule-level test bodies on the generated grids of a bare checkout (R2B2: 1,280 cells
-/// instead of R02B03's 5,120), which take the same branches; the real files are still read and
-/// checked there by the grid-reader tests, and run through every granule test in the other builds.
-inline bool generated_grids_only() {
-  const char* choice = std::getenv("ICONDIFF_TEST_GRIDS");
-  return choice != nullptr && std::string(choice) == "generated";
-}
-
-/// [global, limited area]: the real R02B03 / R19B04 files, else generated R2B2 / an R2B4 cut-out.
-inline std::vector<GridCase> global_and_lam_grids() {
+/// [global, limited area]: the real R02B03 / R19B04 files (when use_real_files and present), else
+/// generated R2B2 / an R2B4 cut-out.
+inline std::vector<GridCase> global_and_lam_grids(bool use_real_files = true) {
   std::vector<GridCase> grids;
-  const bool real = !generated_grids_only();
-  if (const auto p = real ? real_grid(global_r02b03) : std::nullopt)
+  if (const auto p = use_real_files ? real_grid(global_r02b03) : std::nullopt)
     grids.push_back({"R02B03 global (file)", read_icon_grid(*p)});
   else
     grids.push_back({"R2B2 global (generated)", load_grid_source("generate:R2B2")});
-  if (const auto p = real ? real_grid(lam_r19b04) : std::nullopt)
+  if (const auto p = use_real_files ? real_grid(lam_r19b04) : std::nullopt)
     grids.push_back({"R19B04 limited area (file)", read_icon_grid(*p)});
   else
     grids.push_back({"R2B4 limited area (generated)", load_grid_source(generated_lam)});
   return grids;
+}
+
+/// The grids of the granule and dycore program tests (the heaviest test bodies): those of
+/// global_and_lam_grids(), or its generated ones when ICONDIFF_TEST_GRIDS=generated. The sanitizer
+/// gate (scripts/ci_sanitizers.sh) sets it: the same test bodies and branches on a quarter of the
+/// cells (R2B2: 1,280 against R02B03's 5,120); the real files are still read and checked there by
+/// the grid-reader tests, and run through these tests in every other build.
+inline std::vector<GridCase> granule_test_grids() {
+  const char* choice = std::getenv("ICONDIFF_TEST_GRIDS");
+  return global_and_lam_grids(choice == nullptr || std::string(choice) != "generated");
 }
 
 }  // namespace icondiff::test
