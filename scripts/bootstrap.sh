@@ -19,7 +19,7 @@
 #   Kokkos_ROOT          use this Kokkos installation instead of building one
 #   KokkosKernels_ROOT   use this Kokkos Kernels installation (default: Kokkos_ROOT)
 #   ICONDIFF_SKIP_APT=1  do not touch system packages (report what is missing and go on)
-#   ICONDIFF_CCACHE=0    no compiler cache (default: ccache for host compilers, when installed;
+#   ICONDIFF_CCACHE=0    no compiler cache (default: ccache for every compiler, when installed;
 #                        a CMAKE_CXX_COMPILER_LAUNCHER of the caller's own is kept as it is)
 #   ICONDIFF_KOKKOS_VARIANT  which Kokkos to build (each cached under its own key):
 #       openmp       (default) Serial + OpenMP, Release
