@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -116,6 +117,66 @@ TEST(GridReaderErrors, HeaderLengthBeyondTheFile) {
     for (int i = 0; i < 8; ++i) out.write("abcd", 4);
   }
   expect_error(path, "", -1, "header is cut short");
+}
+
+// Found by fuzz/fuzz_grid_file: a CDF-1 variable of type code 12 (NC_STRING, a netCDF-4 type).
+// libnetcdf 4.9.0's nc_open accepts the code, sizes the type as 0 bytes and divides by it
+// (SIGFPE in NC_check_vlen; `ncdump -h` crashes the same way); the reader's own check of the
+// header refuses it first, and the same for a dimension id past the list and an unlimited
+// dimension that is not a variable's first.
+std::string classic_file_with_one_variable(const std::string& name, std::uint32_t type,
+                                           const std::vector<std::uint32_t>& dim_lengths,
+                                           const std::vector<std::uint32_t>& var_dims) {
+  const std::string path = test::scratch_file(name);
+  std::ofstream out(path, std::ios::binary);
+  const auto put = [&out](std::uint32_t v) {
+    for (int i = 3; i >= 0; --i) out.put(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  const auto put_name = [&](const char* text) {  // one to four characters, padded to four
+    put(static_cast<std::uint32_t>(std::strlen(text)));
+    char padded[4] = {0, 0, 0, 0};
+    std::memcpy(padded, text, std::strlen(text));
+    out.write(padded, 4);
+  };
+  out.write("CDF\x01", 4);
+  put(0);   // no records
+  put(10);  // NC_DIMENSION
+  put(static_cast<std::uint32_t>(dim_lengths.size()));
+  const char* dim_names[] = {"a", "b", "c", "d"};
+  for (std::size_t d = 0; d < dim_lengths.size(); ++d) {
+    put_name(dim_names[d]);
+    put(dim_lengths[d]);
+  }
+  put(0);  // no global attributes
+  put(0);
+  put(11);  // NC_VARIABLE: one variable
+  put(1);
+  put_name("v");
+  put(static_cast<std::uint32_t>(var_dims.size()));
+  for (const std::uint32_t id : var_dims) put(id);
+  put(0);  // no attributes
+  put(0);
+  put(type);
+  put(32);  // vsize
+  const auto begin = static_cast<std::uint32_t>(out.tellp()) + 4;
+  put(begin);
+  for (int i = 0; i < 8; ++i) put(0);
+  return path;
+}
+
+TEST(GridReaderErrors, HeaderTypeNotOfTheClassicFormat) {
+  expect_error(classic_file_with_one_variable("string_variable.nc", 12, {4}, {0}), "", -1,
+               "variable #0 has type code 12, which is not a type of the CDF-1 format");
+  expect_error(classic_file_with_one_variable("int64_in_cdf1.nc", NC_INT64, {4}, {0}), "", -1,
+               "which is not a type of the CDF-1 format");
+}
+
+TEST(GridReaderErrors, HeaderDimensionIdsInvalid) {
+  expect_error(classic_file_with_one_variable("dimid_past_list.nc", NC_DOUBLE, {4}, {1}), "", -1,
+               "variable #0 uses dimension id 1, but the file defines 1");
+  expect_error(
+      classic_file_with_one_variable("unlimited_second.nc", NC_DOUBLE, {3, 0, 4}, {0, 1, 2}), "",
+      -1, "variable #0 has the unlimited dimension at position 2");
 }
 
 // Found by fuzz/fuzz_grid_file: refin_ctrl = -2^31 made compute_zones negate INT_MIN (undefined).

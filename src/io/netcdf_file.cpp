@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <type_traits>
 
 namespace icondiff::io {
@@ -50,6 +51,19 @@ class ClassicHeader {
   [[noreturn]] void cut_short() const {
     raise_with(raise_, path_, "", -1,
                "the netCDF header is cut short: the file is truncated or corrupt");
+  }
+  [[noreturn]] void corrupt(const std::string& what) const {
+    raise_with(raise_, path_, "", -1, "the netCDF header is corrupt: " + what);
+  }
+  // The external types of the classic formats (CDF-5 adds the unsigned and 64-bit ones). Any
+  // other code must be refused here: libnetcdf 4.9.0 accepts NC_STRING (12) in a classic header,
+  // sizes it as 0 bytes and divides by that size in NC_check_vlen (SIGFPE inside nc_open, found
+  // by fuzz/fuzz_grid_file).
+  void check_type(std::uint64_t type, const char* owner, std::uint64_t index) const {
+    const std::uint64_t last = wide_ ? NC_UINT64 : NC_DOUBLE;
+    if (type < NC_BYTE || type > last)
+      corrupt(fmt::format("{} #{} has type code {}, which is not a type of the CDF-{} format",
+                          owner, index, type, bytes_.at(3)));
   }
   void need(std::uint64_t n) const {
     // pos_ <= size always: no sum that could wrap around (a count near 2^64 in a CDF-5 header).
@@ -107,6 +121,7 @@ class ClassicHeader {
     for (std::uint64_t i = 0; i < n; ++i) {
       skip_name();
       const std::uint64_t type = u32();
+      check_type(type, "attribute", i);
       const std::uint64_t nvalues = count();
       const std::uint64_t size = type_size(type);
       if (size != 0 && nvalues > (bytes_.size() - pos_) / size) cut_short();
@@ -129,14 +144,25 @@ class ClassicHeader {
       bool record = false;
       for (std::uint64_t d = 0; d < ndims; ++d) {
         const std::uint64_t dimid = count();
-        const std::uint64_t len = dimid < dim_lengths_.size() ? dim_lengths_[dimid] : 0;
+        if (dimid >= dim_lengths_.size())
+          corrupt(fmt::format("variable #{} uses dimension id {}, but the file defines {}", i,
+                              dimid, dim_lengths_.size()));
+        const std::uint64_t len = dim_lengths_[dimid];
         if (d == 0 && len == 0)
           record = true;  // the unlimited dimension
+        else if (len == 0)
+          corrupt(
+              fmt::format("variable #{} has the unlimited dimension at position {}, where "
+                          "only the first may be unlimited",
+                          i, d + 1));
+        else if (elements > (std::numeric_limits<std::uint64_t>::max() / 8) / len)
+          corrupt(fmt::format("variable #{} has more elements than any file can hold", i));
         else
           elements *= len;
       }
       skip_attributes();
       const std::uint64_t type = u32();
+      check_type(type, "variable", i);
       wide_ ? u64() : u32();  // vsize (padded; recomputed below unpadded)
       const std::uint64_t begin = offset64_ ? u64() : u32();
       vars.push_back({begin, elements * type_size(type), record});
