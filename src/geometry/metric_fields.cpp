@@ -4,8 +4,11 @@
 // and ranges.
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/sphere.hpp>
+#include <icondiff/geometry/dycore_metric_fields.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/geometry/metric_fields.hpp>
+
+#include "reference_atmosphere.hpp"
 
 #include <fmt/format.h>
 
@@ -19,18 +22,6 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846;
 constexpr double deg = pi / 180.0;
-
-// ICON's physical constants (mo_physical_constants.f90; ICON4Py common/constants.py).
-constexpr double rd = 287.04;       // gas constant of dry air, J/(K kg)
-constexpr double cpd = 1004.64;     // specific heat of dry air at constant pressure, J/(K kg)
-constexpr double grav = 9.80665;    // gravitational acceleration, m/s²
-constexpr double p0ref = 100000.0;  // reference pressure of the Exner function, Pa
-// ICON's reference atmosphere (mo_vertical_grid.f90 / ICON4Py constants.py): sea-level pressure
-// and temperature, the difference to the asymptotic stratospheric temperature, the height scale.
-constexpr double p0sl_bg = 101325.0;
-constexpr double t0sl_bg = 288.15;
-constexpr double del_t_bg = 75.0;
-constexpr double h_scal_bg = 10000.0;
 
 // ICON's SLEVE layer-thickness limiter constants (mo_init_vgrid.init_vert_coord: dvct1, minrat1,
 // dvct2, minrat2; hard-coded there, not namelist parameters).
@@ -132,6 +123,34 @@ void MetricsConfig::validate() const {
     reject(fmt::format("metrics config: thhgtd_zdiffu (ICON nonhydrostatic_nml:thhgtd_zdiffu) = {}",
                        thhgtd_zdiffu),
            "expected a finite height difference >= 0 m (ICON default 200)");
+  if (!(std::isfinite(exner_expol) && exner_expol >= 0.0 && exner_expol <= 1.0))
+    reject(fmt::format("metrics config: exner_expol (ICON nonhydrostatic_nml:exner_expol) = {}",
+                       exner_expol),
+           "expected a fraction of the time step in [0, 1] (ICON default 1/3)");
+  if (!(std::isfinite(vwind_offctr) && vwind_offctr >= 0.0 && vwind_offctr <= 0.5))
+    reject(fmt::format("metrics config: vwind_offctr (ICON nonhydrostatic_nml:vwind_offctr) = {}",
+                       vwind_offctr),
+           "expected an off-centring in [0, 0.5] (ICON default 0.15; negative values are not "
+           "allowed)");
+  if (rayleigh_type != 2)
+    reject(fmt::format("metrics config: rayleigh_type (ICON nonhydrostatic_nml:rayleigh_type) = {}",
+                       rayleigh_type),
+           "only 2 (Klemp) is supported, as in ICON4Py 0.2.0");
+  if (!(std::isfinite(rayleigh_coeff) && rayleigh_coeff >= 0.0))
+    reject(
+        fmt::format("metrics config: rayleigh_coeff (ICON nonhydrostatic_nml:rayleigh_coeff) = {}",
+                    rayleigh_coeff),
+        "expected a finite coefficient >= 0 s-1 (ICON default 0.05)");
+  if (divdamp_type != 3 && divdamp_type != 32)
+    reject(fmt::format("metrics config: divdamp_type (ICON nonhydrostatic_nml:divdamp_type) = {}",
+                       divdamp_type),
+           "expected 3 or 32 (ICON's 2 is not supported by ICON4Py 0.2.0)");
+  if (!(std::isfinite(divdamp_trans_start) && std::isfinite(divdamp_trans_end) &&
+        divdamp_trans_start < divdamp_trans_end))
+    reject(fmt::format("metrics config: divdamp_trans_start, divdamp_trans_end (ICON "
+                       "nonhydrostatic_nml) = {}, {}",
+                       divdamp_trans_start, divdamp_trans_end),
+           "expected finite heights with start < end (ICON defaults 12500, 17500 m)");
   topography.validate();
 }
 
@@ -336,19 +355,9 @@ HostTable<double> compute_wgtfac_c(const HostTable<double>& z_ifc) {
 
 HostTable<double> compute_theta_ref_mc(const HostTable<double>& z_mc) {
   HostTable<double> theta(z_mc.rows(), z_mc.cols());
-  const double denom = t0sl_bg - del_t_bg;
-  const double rd_o_cpd = rd / cpd;
   for (std::size_t c = 0; c < z_mc.rows(); ++c)
-    for (std::size_t k = 0; k < z_mc.cols(); ++k) {
-      const double z = z_mc(c, k);
-      // T(z) = (T0 − ΔT) + ΔT exp(−z/H): the temperature falls from T0 at sea level towards
-      // T0 − ΔT; p(z) is its hydrostatic pressure, θ = T / (p/p0ref)^(Rd/cpd).
-      const double logval = std::log((std::exp(z / h_scal_bg) * denom + del_t_bg) / t0sl_bg);
-      const double pressure = p0sl_bg * std::exp(-grav / rd * h_scal_bg / denom * logval);
-      const double exner = std::pow(pressure / p0ref, rd_o_cpd);
-      const double temperature = denom + del_t_bg * std::exp(-z / h_scal_bg);
-      theta(c, k) = temperature / exner;
-    }
+    for (std::size_t k = 0; k < z_mc.cols(); ++k)
+      theta(c, k) = detail::reference_atmosphere_at(z_mc(c, k)).theta;
   return theta;
 }
 
@@ -360,25 +369,9 @@ HostTable<double> compute_ddxn_z_full(const Grid& grid, const HostTable<double>&
     throw InvalidArgument(
         fmt::format("compute_ddxn_z_full: z_ifc is ({}, {}), expected ({}, nlev+1)", z_ifc.rows(),
                     z_ifc.cols(), grid.num_cells));
-  const std::size_t nlev = z_ifc.cols() - 1;
-  const index_t ne = grid.num_edges;
-  // ICON4Py computes the half-level slope on edges [start(LB2), end(INTERIOR)) = [start(LB2),
-  // num_edges) on one node; the boundary edges of row 1 stay 0.
-  const index_t start = grid.start(Location::Edge, Zone::LateralBoundary2);
-  HostTable<double> half(ne, nlev + 1, 0.0);
-  for (index_t e = start; e < ne; ++e) {
-    const index_t c0 = grid.e2c(e, 0), c1 = grid.e2c(e, 1);
-    if (c0 == missing_index || c1 == missing_index)
-      throw GridError(fmt::format(
-          "compute_ddxn_z_full: edge {} (from boundary row 2 on) lacks a cell (e2c = {}, {})", e,
-          c0, c1));
-    const double inv_dual = 1.0 / grid.dual_edge_length[e];
-    for (std::size_t k = 0; k <= nlev; ++k) half(e, k) = (z_ifc(c1, k) - z_ifc(c0, k)) * inv_dual;
-  }
-  HostTable<double> full(ne, nlev);
-  for (index_t e = 0; e < ne; ++e)
-    for (std::size_t k = 0; k < nlev; ++k) full(e, k) = 0.5 * (half(e, k) + half(e, k + 1));
-  return full;
+  // The half-level slope on edges [start(LB2), end(INTERIOR)), 0 elsewhere, averaged to the full
+  // levels on every edge (metrics_factory: compute_ddxn_z_half_e, then compute_ddxn_z_full).
+  return average_half_levels_on_edges(compute_ddxn_z_half_e(grid, z_ifc), 0);
 }
 
 void compute_slope_measures(const Grid& grid, const HostTable<double>& ddxn_z_full,

@@ -11,6 +11,14 @@ inline constexpr wp rd = 287.04;     ///< gas constant of dry air [J kg-1 K-1]
 inline constexpr wp cpd = 1004.64;   ///< specific heat of dry air at constant pressure
 inline constexpr wp cvd = cpd - rd;  ///< specific heat of dry air at constant volume
 inline constexpr wp grav = 9.80665;  ///< gravitational acceleration [m s-2]
+/// Reference pressure of the Exner function [Pa] (ICON p0ref).
+inline constexpr wp p0ref = 100000.0;
+// ICON's reference atmosphere (mo_vertical_grid.f90; ICON4Py constants.py): sea-level pressure and
+// temperature, the difference to the asymptotic stratospheric temperature, the height scale.
+inline constexpr wp p0sl_bg = 101325.0;   ///< [Pa]
+inline constexpr wp t0sl_bg = 288.15;     ///< [K]
+inline constexpr wp del_t_bg = 75.0;      ///< [K]
+inline constexpr wp h_scal_bg = 10000.0;  ///< [m]
 /// EPSILON(1._wp), ICON4Py's DBL_EPS (sys.float_info.epsilon).
 inline constexpr wp dbl_eps = 2.220446049250313e-16;
 

@@ -66,6 +66,24 @@ struct MetricsConfig {
   /// The surface height (default flat).
   TopographyConfig topography;
 
+  // ---- The dycore's metric fields (geometry/dycore_metric_fields.hpp); ICON4Py's defaults.
+  /// nonhydrostatic_nml:exner_expol: temporal extrapolation of the Exner pressure (fraction of
+  /// dt) in the horizontal pressure gradient; exner_exfac reduces it over steep slopes.
+  double exner_expol = 1.0 / 3.0;
+  /// nonhydrostatic_nml:vwind_offctr: off-centring of the vertically implicit w solver (>= 0);
+  /// vwind_impl_wgt = 0.5 + at least this.
+  double vwind_offctr = 0.15;
+  /// nonhydrostatic_nml:rayleigh_type: only 2 (Klemp 2008), as in ICON4Py 0.2.0.
+  int rayleigh_type = 2;
+  /// nonhydrostatic_nml:rayleigh_coeff: Rayleigh damping coefficient 1/τ0 of w (s-1).
+  double rayleigh_coeff = 0.05;
+  /// nonhydrostatic_nml:divdamp_type: 3 (3-D divergence damping everywhere) or 32 (3-D below
+  /// divdamp_trans_start, 2-D above divdamp_trans_end); ICON's 2 is not supported by ICON4Py.
+  int divdamp_type = 3;
+  /// nonhydrostatic_nml:divdamp_trans_start / _end (m): the transition zone of divdamp_type 32.
+  double divdamp_trans_start = 12500.0;
+  double divdamp_trans_end = 17500.0;
+
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
   void validate() const;
 };
