@@ -428,6 +428,13 @@ void InterpolationConfig::validate() const {
   if (!std::isfinite(rbf_scale_vertex))
     reject("rbf_scale_vertex", "interpol_nml:rbf_vec_scale_v", text(rbf_scale_vertex),
            "expected a positive scale in radians, or <= 0 for ICON's resolution-dependent default");
+  const int kernel_edge = static_cast<int>(rbf_kernel_edge);
+  if (kernel_edge != 1 && kernel_edge != 3)
+    reject("rbf_kernel_edge", "interpol_nml:rbf_vec_kern_e", std::to_string(kernel_edge),
+           "expected 1 (Gaussian) or 3 (inverse multiquadric), as ICON accepts");
+  if (!std::isfinite(rbf_scale_edge))
+    reject("rbf_scale_edge", "interpol_nml:rbf_vec_scale_e", text(rbf_scale_edge),
+           "expected a positive scale in radians, or <= 0 for ICON's resolution-dependent default");
 }
 
 double mean_characteristic_length(const Grid& g) {
@@ -454,6 +461,19 @@ double default_rbf_scale_vertex(double mean_characteristic_length_m) {
         mean_characteristic_length_m));
   const double resol = mean_characteristic_length_m / 1000.0;  // km
   constexpr double threshold = 2.0, c1 = 1.8, c2 = 3.0, c3 = 0.96;
+  double scale =
+      resol < threshold ? 0.5 / (1.0 + c1 * std::pow(std::log(threshold / resol), c2)) : 0.5;
+  if (resol <= 0.125) scale *= std::pow(resol / 0.125, c3);
+  return scale;
+}
+
+double default_rbf_scale_edge(double mean_characteristic_length_m) {
+  if (!(mean_characteristic_length_m > 0.0) || !std::isfinite(mean_characteristic_length_m))
+    throw InvalidArgument(fmt::format(
+        "default_rbf_scale_edge: mean characteristic length = {} m, expected a positive length",
+        mean_characteristic_length_m));
+  const double resol = mean_characteristic_length_m / 1000.0;  // km
+  constexpr double threshold = 2.0, c1 = 0.4, c2 = 2.0, c3 = 0.325;
   double scale =
       resol < threshold ? 0.5 / (1.0 + c1 * std::pow(std::log(threshold / resol), c2)) : 0.5;
   if (resol <= 0.125) scale *= std::pow(resol / 0.125, c3);
@@ -487,6 +507,17 @@ InterpolationCoefficients compute_interpolation_coefficients(const Grid& g,
                              : default_rbf_scale_vertex(mean_characteristic_length(g));
   compute_rbf_vec_coeff_v(g, eg, config.rbf_kernel_vertex, out.rbf_scale_vertex,
                           out.rbf_vec_coeff_v1, out.rbf_vec_coeff_v2);
+
+  // The dycore's coefficients (dycore_interpolation_coefficients.cpp).
+  out.c_intp = compute_c_intp(g);
+  out.e_flx_avg = compute_e_flx_avg(g, eg, out.c_bln_avg, out.geofac_div);
+  out.geofac_grdiv = compute_geofac_grdiv(g, out.geofac_div);
+  compute_pos_on_tplane_e(g, eg, out.pos_on_tplane_e_1, out.pos_on_tplane_e_2);
+  out.rbf_scale_edge = config.rbf_scale_edge > 0.0
+                           ? config.rbf_scale_edge
+                           : default_rbf_scale_edge(mean_characteristic_length(g));
+  out.rbf_vec_coeff_e = compute_rbf_vec_coeff_e(g, eg, config.rbf_kernel_edge, out.rbf_scale_edge);
+  out.coeff_gradekin = compute_coeff_gradekin(g);
   return out;
 }
 

@@ -56,6 +56,16 @@ struct InterpolationConfig {
   /// <= 0 (ICON's default -1) selects the resolution-dependent default, default_rbf_scale_vertex().
   double rbf_scale_vertex = -1.0;
 
+  /// interpol_nml:rbf_vec_kern_e: kernel of the edge vector reconstruction (rbf_vec_coeff_e). The
+  /// default is ICON's and ICON4Py's (rbf_interpolation.DEFAULT_RBF_KERNEL[EDGE]): 3, the inverse
+  /// multiquadric.
+  RbfKernel rbf_kernel_edge = RbfKernel::InverseMultiquadric;
+
+  /// interpol_nml:rbf_vec_scale_e: kernel scale on the unit sphere (radians) of rbf_vec_coeff_e. As
+  /// in ICON, a value <= 0 (ICON's default -1) selects the resolution-dependent default,
+  /// default_rbf_scale_edge().
+  double rbf_scale_edge = -1.0;
+
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
   void validate() const;
 };
@@ -86,8 +96,31 @@ struct InterpolationCoefficients {
   /// (E) lateral-boundary nudging coefficient (stencils/compute_nudgecoeffs.py).
   std::vector<double> nudgecoeff_e;
 
+  // ---- The dycore's (solve_nh) coefficients, ICON4Py's solve_nh_init arguments ----------------
+  /// (V,6) V2C: area-weighted cell-to-vertex interpolation (interpolation_fields.
+  /// compute_cells_aw_verts, ICON4Py CELL_AW_VERTS, ICON cells_aw_verts; solve_nh's c_intp).
+  HostTable<double> c_intp;
+  /// (E,5) E2C2EO: flux averaging weights consistent with the mass-conserving c_bln_avg
+  /// (interpolation_fields.compute_e_flx_avg; ICON e_flx_avg).
+  HostTable<double> e_flx_avg;
+  /// (E,5) E2C2EO: gradient of the divergence (interpolation_fields.compute_geofac_grdiv).
+  HostTable<double> geofac_grdiv;
+  /// (E,2) E2C: position of the cell centres E2C[e,k] on the tangent plane of the edge midpoint,
+  /// along the edge normal (1) and the edge tangent (2), metres (interpolation_fields.
+  /// compute_pos_on_tplane_e_x_y, ICON4Py POS_ON_TPLANE_E_X / _Y; ICON pos_on_tplane_e(:,:,:,1/2)).
+  HostTable<double> pos_on_tplane_e_1, pos_on_tplane_e_2;
+  /// (E,4) E2C2E: RBF weights reconstructing the tangential wind at an edge from the normal wind
+  /// on its four diamond edges (rbf_interpolation.compute_rbf_interpolation_coeffs_edge; ICON
+  /// rbf_vec_coeff_e).
+  HostTable<double> rbf_vec_coeff_e;
+  /// (E,2) E2C: coefficients of the kinetic-energy gradient (metrics/compute_coeff_gradekin.py;
+  /// ICON4Py's metrics factory computes it, but it depends on the grid only).
+  HostTable<double> coeff_gradekin;
+
   /// The RBF kernel scale the vertex coefficients were built with (radians on the unit sphere).
   double rbf_scale_vertex = 0.0;
+  /// The RBF kernel scale the edge coefficients were built with (radians on the unit sphere).
+  double rbf_scale_edge = 0.0;
 };
 
 /// Computes every coefficient from the grid's connectivity, coordinates, lengths, areas,
@@ -134,6 +167,45 @@ void compute_rbf_vec_coeff_v(const Grid& grid, const EdgeGeometry& edges, RbfKer
 /// and, on a limited-area grid, that it marks enough cell rows (ConfigError).
 std::vector<double> compute_nudgecoeff_e(const Grid& grid, const InterpolationConfig& config);
 
+// ---- The dycore's coefficients one by one (ICON4Py 0.2.0 solve_nh_init) ------------------------
+// Each follows the ICON4Py function named beside it in its order of operations (docs/dev/
+// interpolation.md says, per field, where the result can still differ from ICON4Py's in the last
+// bits). All of them are host loops, none needs Kokkos.
+
+/// (V,6) V2C on vertices from boundary row 2 (interpolation_fields.compute_cells_aw_verts):
+/// c_intp[v,j] = 0.5 / A'_v * sum over the edges e of v adjacent to cell V2C[v,j] of
+/// edge_vertex_distance(e, v) * edge_cell_distance(e, V2C[v,j]). Missing and repeated V2E/V2C
+/// slots are skipped (0), as ICON4Py skips them.
+HostTable<double> compute_c_intp(const Grid& grid);
+/// (E,5) E2C2EO (interpolation_fields.compute_e_flx_avg): the four diamond weights from boundary
+/// row 4, the central weight and the normalisation (sum_k e_flx_avg[e,k] n_e . n_k = 1) from row
+/// 5; row 4 keeps unnormalised diamond weights and a zero centre, rows 1-3 are 0, as in ICON4Py.
+/// `c_bln_avg` = compute_c_bln_avg (the mass-conserving one), `edges` = compute_edge_geometry
+/// (the Cartesian normals). Throws GridError if the grid's E2C / C2E / C2E2C / E2C2E disagree.
+HostTable<double> compute_e_flx_avg(const Grid& grid, const EdgeGeometry& edges,
+                                    const HostTable<double>& c_bln_avg,
+                                    const HostTable<double>& geofac_div);
+/// (E,5) E2C2EO from boundary row 2 (interpolation_fields.compute_geofac_grdiv):
+/// sum_k geofac_grdiv[e,k] vn[E2C2EO[e,k]] = (div vn(E2C[e,1]) - div vn(E2C[e,0])) /
+/// dual_edge_length[e] with div = geofac_div.
+HostTable<double> compute_geofac_grdiv(const Grid& grid, const HostTable<double>& geofac_div);
+/// (E,2) E2C from boundary row 2 (interpolation_fields.compute_pos_on_tplane_e_x_y): the gnomonic
+/// projection of cell centre E2C[e,k] onto the tangent plane of the edge midpoint, times the
+/// sphere radius, in the (primal normal, dual normal) basis of the edge: pos_on_tplane_e_1 along
+/// the normal, pos_on_tplane_e_2 along the tangent (m). `edges` = compute_edge_geometry(grid).
+void compute_pos_on_tplane_e(const Grid& grid, const EdgeGeometry& edges,
+                             HostTable<double>& pos_on_tplane_e_1,
+                             HostTable<double>& pos_on_tplane_e_2);
+/// (E,4) E2C2E on edges [start(LateralBoundary2), end(Local)) (rbf_interpolation.
+/// compute_rbf_interpolation_coeffs_edge): weights c with vt(e) ~ sum_k c_k vn(E2C2E[e,k]), the
+/// component along the edge's dual normal (tangent). `scale` in radians on the unit sphere (> 0).
+/// Throws GridError if a system is singular or gives non-finite coefficients.
+HostTable<double> compute_rbf_vec_coeff_e(const Grid& grid, const EdgeGeometry& edges,
+                                          RbfKernel kernel, double scale);
+/// (E,2) E2C from boundary row 2 (metrics/compute_coeff_gradekin.py):
+/// [d1 / d0 / dual_edge_length, d0 / d1 / dual_edge_length], d_k = edge_cell_distance[e,k].
+HostTable<double> compute_coeff_gradekin(const Grid& grid);
+
 // ---- The RBF scale
 // -------------------------------------------------------------------------------
 
@@ -152,5 +224,14 @@ double mean_characteristic_length(const Grid& grid);
 ///   0.5 / (1 + 1.8 * ln(2 / resol)^3)      if resol <  2 km
 /// and then multiplied by (resol / 0.125)^0.96 if resol <= 0.125 km. Tuned for the Gaussian kernel.
 double default_rbf_scale_vertex(double mean_characteristic_length_m);
+
+/// ICON's resolution-dependent default of rbf_vec_scale_e for a sphere
+/// (mo_interpol_config.configure_interpolation; ICON4Py rbf_interpolation.
+/// compute_default_rbf_scale_edge), with resol = mean_characteristic_length / 1000 (km):
+///   0.5                                    if resol >= 2 km
+///   0.5 / (1 + 0.4 * ln(2 / resol)^2)      if resol <  2 km
+/// and then multiplied by (resol / 0.125)^0.325 if resol <= 0.125 km. Tuned for the inverse
+/// multiquadric kernel.
+double default_rbf_scale_edge(double mean_characteristic_length_m);
 
 }  // namespace icondiff
