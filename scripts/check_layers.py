@@ -40,6 +40,8 @@ from pathlib import Path
 #  * geometry holds the factories that derive fields from a finished grid (edge geometry,
 #    interpolation coefficients, metrics); comm exchanges halos of a decomposed grid.
 #  * stencils are the pure kernels: they see Views and indices only, never a grid object.
+#  * statics describes the model's static fields once (interpolation, metric, edge and cell
+#    fields) and holds them in one bundle per grid; the granules select from it by name.
 #  * diffusion is the granule: it runs stencils on a device grid and exchanges halos. It must not
 #    depend on the geometry factories or on file formats, so a host model (ICON) can drive it
 #    with its own geometry and without netCDF.
@@ -57,12 +59,14 @@ ALLOWED: dict[str, set[str] | None] = {
     "geometry": {"core", "grid"},
     "comm": {"core", "grid"},
     "stencils": {"core"},
-    "diffusion": {"core", "grid", "comm", "stencils", "profiling"},
-    "dycore": {"core", "grid", "comm", "stencils", "profiling"},
-    "setup": {"core", "profiling", "grid", "geometry", "comm", "stencils", "diffusion"},
-    "testcases": {"core", "grid", "geometry", "diffusion"},
-    "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "diffusion", "dycore",
-           "setup", "testcases"},
+    "statics": {"core"},
+    "diffusion": {"core", "grid", "comm", "stencils", "statics", "profiling"},
+    "dycore": {"core", "grid", "comm", "stencils", "statics", "profiling"},
+    "setup": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
+              "dycore"},
+    "testcases": {"core", "grid", "geometry", "statics", "diffusion"},
+    "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
+           "dycore", "setup", "testcases"},
     "cli": None,
     "capi": None,
 }

@@ -59,6 +59,8 @@ const std::vector<std::unique_ptr<Case>>& cases() {
         if (rows > 0 && rows < config.nudge_zone_width + 4)
           config.nudge_zone_width = std::max(0, rows - 4);
         c->coeff = compute_interpolation_coefficients(c->grid, config);
+        compute_dycore_interpolation_coefficients(c->grid, compute_edge_geometry(c->grid), config,
+                                                  c->coeff);
         out.push_back(std::move(c));
       }
     };
@@ -541,7 +543,8 @@ TEST(DycoreInterpolationCoefficients, OneShotEqualsTheFactories) {
   InterpolationConfig config;
   config.rbf_kernel_edge = RbfKernel::Gaussian;
   config.rbf_scale_edge = 0.25;
-  const auto other = compute_interpolation_coefficients(g, config);
+  auto other = compute_interpolation_coefficients(g, config);
+  compute_dycore_interpolation_coefficients(g, eg, config, other);
   EXPECT_EQ(other.rbf_scale_edge, 0.25);
   EXPECT_EQ(other.rbf_vec_coeff_e, compute_rbf_vec_coeff_e(g, eg, RbfKernel::Gaussian, 0.25));
   EXPECT_NE(other.rbf_vec_coeff_e, k.coeff.rbf_vec_coeff_e);

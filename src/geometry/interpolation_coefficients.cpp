@@ -508,7 +508,13 @@ InterpolationCoefficients compute_interpolation_coefficients(const Grid& g,
   compute_rbf_vec_coeff_v(g, eg, config.rbf_kernel_vertex, out.rbf_scale_vertex,
                           out.rbf_vec_coeff_v1, out.rbf_vec_coeff_v2);
 
-  // The dycore's coefficients (dycore_interpolation_coefficients.cpp).
+  return out;
+}
+
+void compute_dycore_interpolation_coefficients(const Grid& g, const EdgeGeometry& eg,
+                                               const InterpolationConfig& config,
+                                               InterpolationCoefficients& out) {
+  config.validate();
   out.c_intp = compute_c_intp(g);
   out.e_flx_avg = compute_e_flx_avg(g, eg, out.c_bln_avg, out.geofac_div);
   out.geofac_grdiv = compute_geofac_grdiv(g, out.geofac_div);
@@ -518,7 +524,6 @@ InterpolationCoefficients compute_interpolation_coefficients(const Grid& g,
                            : default_rbf_scale_edge(mean_characteristic_length(g));
   out.rbf_vec_coeff_e = compute_rbf_vec_coeff_e(g, eg, config.rbf_kernel_edge, out.rbf_scale_edge);
   out.coeff_gradekin = compute_coeff_gradekin(g);
-  return out;
 }
 
 }  // namespace icondiff

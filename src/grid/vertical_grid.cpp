@@ -35,6 +35,7 @@ void VerticalGridConfig::validate() const {
            "expected at least 2 full levels (wgtfac_c's top and bottom extrapolation and the zd "
            "neighbour search read two levels)");
   require_positive(model_top_height, "model_top_height", "sleve_nml:top_height");
+  require_positive(htop_moist_proc, "htop_moist_proc", "nonhydrostatic_nml:htop_moist_proc");
   if (!(std::isfinite(lowest_layer_thickness) && lowest_layer_thickness >= 0.0))
     reject("lowest_layer_thickness", "sleve_nml:min_lay_thckn",
            fmt::format("{}", lowest_layer_thickness),
@@ -249,6 +250,12 @@ int end_index_of_flat_layer(const std::vector<double>& vct_a, double flat_height
   for (std::size_t kh = 0; kh < vct_a.size(); ++kh)
     if (vct_a[kh] >= flat_height) nflatlev = static_cast<int>(kh);
   return nflatlev;
+}
+
+int start_index_of_moist_physics(const std::vector<double>& vct_a, double htop_moist_proc) {
+  for (std::size_t k = 0; k + 1 < vct_a.size(); ++k)
+    if (0.5 * (vct_a[k] + vct_a[k + 1]) < htop_moist_proc) return static_cast<int>(k);
+  return vct_a.empty() ? 0 : static_cast<int>(vct_a.size()) - 1;
 }
 
 VerticalGrid make_vertical_grid(const VerticalGridConfig& config) {

@@ -10,17 +10,13 @@ namespace icondiff {
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
                                              const DiffusionSetupConfig& setup) {
   // The diffusion configuration is validated once, by the granule that uses it; only its
-  // nudging coefficient is read here, and the interpolation configuration checks that.
-  HostDiffusionInputs in;
-  InterpolationConfig interpolation = setup.interpolation;
-  interpolation.max_nudging_coefficient = diffusion.max_nudging_coefficient;
-  in.edges = compute_edge_geometry(grid);
-  in.interpolation = compute_interpolation_coefficients(grid, interpolation);
-  in.metrics = compute_metric_fields(grid, setup.vertical, setup.metrics,
-                                     compute_topography(grid, setup.metrics.topography),
-                                     in.interpolation.geofac_n2s, in.interpolation.c_bln_avg);
-  in.grid = std::move(grid);
-  return in;
+  // nudging coefficient is read here (diffusion_spec §6.9: one value for both), and the
+  // interpolation configuration checks that.
+  StaticsSetupConfig config = setup;
+  config.interpolation.max_nudging_coefficient = diffusion.max_nudging_coefficient;
+  StaticFieldSelection selection;
+  selection.diffusion = true;
+  return compute_static_inputs(std::move(grid), config, selection);
 }
 
 template <class M>
@@ -51,43 +47,28 @@ DiffusionMetricState<M> make_diffusion_metric_state(const HostMetricFields& m) {
 }
 
 template <class M>
-DiffusionInputs<M> make_diffusion_inputs(const HostDiffusionInputs& in) {
-  const std::string scope = "icondiff::inputs::";
-  const auto copy = [&scope](const char* name, const auto& host) {
-    return copy_to_view<wp, M>(scope + name, host);
-  };
+DiffusionInputs<M> make_diffusion_inputs(const HostDiffusionInputs& in,
+                                         const StaticFields<M>& statics,
+                                         const DeviceGrid<M>& grid) {
   DiffusionInputs<M> d;
-  d.grid = DeviceGrid<M>(in.grid);
+  d.grid = grid;
   d.vertical = in.metrics.vertical;
-  d.metric = make_diffusion_metric_state<M>(in.metrics);
-  const InterpolationCoefficients& c = in.interpolation;
-  DiffusionInterpolationState<M>& i = d.interpolation;
-  i.e_bln_c_s = copy("e_bln_c_s", c.e_bln_c_s);
-  i.rbf_coeff_1 = copy("rbf_coeff_1", c.rbf_vec_coeff_v1);
-  i.rbf_coeff_2 = copy("rbf_coeff_2", c.rbf_vec_coeff_v2);
-  i.geofac_div = copy("geofac_div", c.geofac_div);
-  i.geofac_n2s = copy("geofac_n2s", c.geofac_n2s);
-  i.geofac_grg_x = copy("geofac_grg_x", c.geofac_grg_x);
-  i.geofac_grg_y = copy("geofac_grg_y", c.geofac_grg_y);
-  i.nudgecoeff_e = copy("nudgecoeff_e", c.nudgecoeff_e);
-  const EdgeGeometry& e = in.edges;
-  DiffusionEdgeParams<M>& p = d.edges;
-  p.tangent_orientation = copy("tangent_orientation", in.grid.tangent_orientation);
-  p.inverse_primal_edge_lengths = copy("inverse_primal_edge_lengths", e.inverse_primal_edge_length);
-  p.inverse_vertex_vertex_lengths =
-      copy("inverse_vertex_vertex_lengths", e.inverse_vertex_vertex_length);
-  p.inverse_dual_edge_lengths = copy("inverse_dual_edge_lengths", e.inverse_dual_edge_length);
-  p.edge_areas = copy("edge_areas", e.edge_area);
-  p.primal_normal_vert_x = copy("primal_normal_vert_x", e.primal_normal_vert_x);
-  p.primal_normal_vert_y = copy("primal_normal_vert_y", e.primal_normal_vert_y);
-  p.dual_normal_vert_x = copy("dual_normal_vert_x", e.dual_normal_vert_x);
-  p.dual_normal_vert_y = copy("dual_normal_vert_y", e.dual_normal_vert_y);
-  d.cells.cell_area = copy("cell_area", in.grid.cell_area);
+  d.metric.share_from(statics);
+  d.interpolation.share_from(statics);
+  d.edges.share_from(statics);
+  d.cells.share_from(statics);
   return d;
+}
+
+template <class M>
+DiffusionInputs<M> make_diffusion_inputs(const HostDiffusionInputs& in) {
+  return make_diffusion_inputs<M>(in, make_static_fields<M>(in), DeviceGrid<M>(in.grid));
 }
 
 #define ICONDIFF_INSTANTIATE_SETUP(SPACE)                                                   \
   template DiffusionInputs<SPACE> make_diffusion_inputs<SPACE>(const HostDiffusionInputs&); \
+  template DiffusionInputs<SPACE> make_diffusion_inputs<SPACE>(                             \
+      const HostDiffusionInputs&, const StaticFields<SPACE>&, const DeviceGrid<SPACE>&);    \
   template DiffusionMetricState<SPACE> make_diffusion_metric_state<SPACE>(const HostMetricFields&);
 ICONDIFF_FOR_EACH_MEMORY_SPACE(ICONDIFF_INSTANTIATE_SETUP)
 

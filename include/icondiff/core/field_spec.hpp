@@ -225,6 +225,8 @@ inline std::string extents_string(const std::vector<std::size_t>& extents) {
 
 #define ICONDIFF_FIELD_COUNT(...) +1
 
+#define ICONDIFF_FIELD_SHARE(name, ...) name = bundle.name;
+
 /// Declares the members of LIST (as MEMBER declares them) plus field_specs(), num_fields and
 /// for_each_field().
 #define ICONDIFF_FIELDS_WITH_MEMBERS(LIST, MEMBER)                                                 \
@@ -242,6 +244,13 @@ inline std::string extents_string(const std::vector<std::size_t>& extents) {
     LIST(ICONDIFF_FIELD_VISIT)                                                                     \
     (void)specs;                                                                                   \
     (void)index;                                                                                   \
+  }                                                                                                \
+  /** Takes every field from the member of the same name of `bundle` (a View handle: shared, not   \
+      copied), e.g. a granule's selection from the one StaticFields of its grid. */                \
+  template <class Bundle>                                                                          \
+  void share_from(const Bundle& bundle) {                                                          \
+    LIST(ICONDIFF_FIELD_SHARE)                                                                     \
+    (void)bundle;                                                                                  \
   }
 
 /// The members of LIST as Views of MemorySpace, plus the field table and visitor.

@@ -11,6 +11,7 @@
 
 #include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/types.hpp>
+#include <icondiff/statics/static_fields.hpp>
 
 namespace icondiff {
 
@@ -41,87 +42,37 @@ namespace icondiff {
   FIELD(dwdy, vp, Cell, None, Half, Required, "s-1", "northward derivative of w at half levels",   \
         "p_nh_state%diag%dwdy", "DiffusionDiagnosticState.dwdy")
 
-/// Metric fields (§4.3).
+/// The static fields (§4.3–§4.5): the diffusion's selection of the model's static fields, each
+/// described once in statics/static_fields.hpp.
 #define ICONDIFF_DIFFUSION_METRIC_FIELDS(FIELD)                                                    \
-  FIELD(theta_ref_mc, vp, Cell, None, Full, Required, "K",                                         \
-        "reference virtual potential temperature at full levels",                                 \
-        "p_nh_state%metrics%theta_ref_mc", "DiffusionMetricState.theta_ref_mc")                    \
-  FIELD(wgtfac_c, vp, Cell, None, Half, Required, "1",                                             \
-        "weight of level k in the interpolation to half level k", "p_nh_state%metrics%wgtfac_c",   \
-        "DiffusionMetricState.wgtfac_c")                                                           \
-  FIELD(zd_vertoffset, int, Cell, C2E2C, Full, ZDiffusion, "1",                                    \
-        "level offset k' - k of the neighbour level used by truly horizontal temperature "        \
-        "diffusion",                                                                               \
-        "p_nh_state%metrics%zd_vertidx (absolute levels of a point list; here dense and relative)",\
-        "DiffusionMetricState.zd_vertoffset")                                                      \
-  FIELD(zd_diffcoef, wp, Cell, None, Full, ZDiffusion, "1",                                        \
-        "coefficient of truly horizontal temperature diffusion (0: none)",                         \
-        "p_nh_state%metrics%zd_diffcoef (point list; here dense)",                                 \
-        "DiffusionMetricState.zd_diffcoef")                                                        \
-  FIELD(zd_intcoef, wp, Cell, C2E2C, Full, ZDiffusion, "1",                                        \
-        "weight of level k + zd_vertoffset (1 - weight: the level below) at the neighbour",        \
-        "p_nh_state%metrics%zd_intcoef (point list; here dense)",                                  \
-        "DiffusionMetricState.zd_intcoef")
+  ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_zd_vertoffset(FIELD)                                                             \
+  ICONDIFF_STATIC_zd_diffcoef(FIELD)                                                               \
+  ICONDIFF_STATIC_zd_intcoef(FIELD)
 
-/// Interpolation coefficients (§4.4); slots in the order of the named connectivity.
 #define ICONDIFF_DIFFUSION_INTERPOLATION_FIELDS(FIELD)                                             \
-  FIELD(e_bln_c_s, wp, Cell, C2E, None, Required, "1",                                             \
-        "bilinear interpolation weights from edges to the cell centre", "p_int_state%e_bln_c_s",   \
-        "DiffusionInterpolationState.e_bln_c_s")                                                   \
-  FIELD(rbf_coeff_1, wp, Vertex, V2E, None, Required, "1",                                         \
-        "RBF reconstruction weights of the eastward wind at vertices",                             \
-        "p_int_state%rbf_vec_coeff_v(1,:,:,:)", "DiffusionInterpolationState.rbf_coeff_1")         \
-  FIELD(rbf_coeff_2, wp, Vertex, V2E, None, Required, "1",                                         \
-        "RBF reconstruction weights of the northward wind at vertices",                            \
-        "p_int_state%rbf_vec_coeff_v(2,:,:,:)", "DiffusionInterpolationState.rbf_coeff_2")         \
-  FIELD(geofac_div, wp, Cell, C2E, None, Required, "m-1", "geometric factors of the divergence",   \
-        "p_int_state%geofac_div", "DiffusionInterpolationState.geofac_div")                        \
-  FIELD(geofac_n2s, wp, Cell, C2E2CO, None, Required, "m-2",                                       \
-        "geometric factors of the scalar Laplacian (slot 0: the cell itself)",                     \
-        "p_int_state%geofac_n2s", "DiffusionInterpolationState.geofac_n2s")                        \
-  FIELD(geofac_grg_x, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
-        "Green-Gauss gradient factors, eastward (slot 0: the cell itself)",                        \
-        "p_int_state%geofac_grg(:,:,:,1)", "DiffusionInterpolationState.geofac_grg_x")             \
-  FIELD(geofac_grg_y, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
-        "Green-Gauss gradient factors, northward (slot 0: the cell itself)",                       \
-        "p_int_state%geofac_grg(:,:,:,2)", "DiffusionInterpolationState.geofac_grg_y")             \
-  FIELD(nudgecoeff_e, wp, Edge, None, None, Required, "1", "lateral boundary nudging coefficient", \
-        "p_int_state%nudgecoeff_e", "DiffusionInterpolationState.nudgecoeff_e")
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_rbf_coeff_1(FIELD)                                                               \
+  ICONDIFF_STATIC_rbf_coeff_2(FIELD)                                                               \
+  ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
+  ICONDIFF_STATIC_geofac_n2s(FIELD)                                                                \
+  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grg_y(FIELD)                                                              \
+  ICONDIFF_STATIC_nudgecoeff_e(FIELD)
 
-/// Edge geometry (§4.5).
 #define ICONDIFF_DIFFUSION_EDGE_FIELDS(FIELD)                                                      \
-  FIELD(tangent_orientation, wp, Edge, None, None, Required, "1",                                  \
-        "orientation of the edge tangent (+1 or -1)", "p_patch%edges%tangent_orientation",         \
-        "EdgeParams.tangent_orientation")                                                          \
-  FIELD(inverse_primal_edge_lengths, wp, Edge, None, None, Required, "m-1",                        \
-        "inverse primal edge length", "p_patch%edges%inv_primal_edge_length",                      \
-        "EdgeParams.inverse_primal_edge_lengths")                                                  \
-  FIELD(inverse_vertex_vertex_lengths, wp, Edge, None, None, Required, "m-1",                      \
-        "inverse distance between the two far vertices of the edge diamond",                       \
-        "p_patch%edges%inv_vert_vert_length", "EdgeParams.inverse_vertex_vertex_lengths")          \
-  FIELD(inverse_dual_edge_lengths, wp, Edge, None, None, Required, "m-1",                          \
-        "inverse dual edge length", "p_patch%edges%inv_dual_edge_length",                          \
-        "EdgeParams.inverse_dual_edge_lengths")                                                    \
-  FIELD(edge_areas, wp, Edge, None, None, Required, "m2", "area of the edge diamond",              \
-        "p_patch%edges%area_edge", "EdgeParams.edge_areas")                                        \
-  FIELD(primal_normal_vert_x, wp, Edge, E2C2V, None, Required, "1",                                \
-        "primal normal at the diamond vertices, eastward component",                               \
-        "p_patch%edges%primal_normal_vert(:,:,1:4)%v1", "EdgeParams.primal_normal_vert[0]")        \
-  FIELD(primal_normal_vert_y, wp, Edge, E2C2V, None, Required, "1",                                \
-        "primal normal at the diamond vertices, northward component",                              \
-        "p_patch%edges%primal_normal_vert(:,:,1:4)%v2", "EdgeParams.primal_normal_vert[1]")        \
-  FIELD(dual_normal_vert_x, wp, Edge, E2C2V, None, Required, "1",                                  \
-        "dual normal at the diamond vertices, eastward component",                                 \
-        "p_patch%edges%dual_normal_vert(:,:,1:4)%v1", "EdgeParams.dual_normal_vert[0]")            \
-  FIELD(dual_normal_vert_y, wp, Edge, E2C2V, None, Required, "1",                                  \
-        "dual normal at the diamond vertices, northward component",                                \
-        "p_patch%edges%dual_normal_vert(:,:,1:4)%v2", "EdgeParams.dual_normal_vert[1]")
+  ICONDIFF_STATIC_tangent_orientation(FIELD)                                                       \
+  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
+  ICONDIFF_STATIC_inverse_vertex_vertex_lengths(FIELD)                                             \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_edge_areas(FIELD)                                                                \
+  ICONDIFF_STATIC_primal_normal_vert_x(FIELD)                                                      \
+  ICONDIFF_STATIC_primal_normal_vert_y(FIELD)                                                      \
+  ICONDIFF_STATIC_dual_normal_vert_x(FIELD)                                                        \
+  ICONDIFF_STATIC_dual_normal_vert_y(FIELD)
 
-/// Cell geometry (§4.5). `cell_area` as the grid and ICON4Py's grid factory call it (ICON4Py's
-/// CellParams.area).
-#define ICONDIFF_DIFFUSION_CELL_FIELDS(FIELD)                                                      \
-  FIELD(cell_area, wp, Cell, None, None, Required, "m2", "cell area", "p_patch%cells%area",        \
-        "CellParams.area")
+#define ICONDIFF_DIFFUSION_CELL_FIELDS(FIELD) ICONDIFF_STATIC_cell_area(FIELD)
 // clang-format on
 
 template <class MemorySpace>

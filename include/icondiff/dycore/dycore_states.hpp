@@ -12,101 +12,137 @@
 
 #include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/types.hpp>
+#include <icondiff/statics/static_fields.hpp>
 
 namespace icondiff {
 
 // clang-format off
 // FIELD(name, type, location, neighbours, levels, presence, units, long_name, ICON, ICON4Py)
 
+// The static fields the four programs read: the dycore's selection of the model's static fields,
+// each described once in statics/static_fields.hpp.
 #define ICONDIFF_DYCORE_METRIC_FIELDS(FIELD)                                                       \
-  FIELD(reference_rho_at_edges_on_model_levels, vp, Edge, None, Full, Required, "kg m-3",          \
-        "reference density at edges", "p_nh%metrics%rho_ref_me",                                    \
-        "MetricStateNonHydro.reference_rho_at_edges_on_model_levels")                               \
-  FIELD(reference_theta_at_edges_on_model_levels, vp, Edge, None, Full, Required, "K",             \
-        "reference virtual potential temperature at edges", "p_nh%metrics%theta_ref_me",            \
-        "MetricStateNonHydro.reference_theta_at_edges_on_model_levels")                             \
-  FIELD(ddxn_z_full, vp, Edge, None, Full, Required, "1",                                          \
-        "slope of the model levels normal to the edge", "p_nh%metrics%ddxn_z_full",                 \
-        "MetricStateNonHydro.ddxn_z_full")                                                          \
-  FIELD(vertoffset_gradp, int, Edge, E2C, Full, Required, "1",                                     \
-        "level offset of the neighbour cell level used by the pressure gradient below nflat_gradp",\
-        "p_nh%metrics%vertidx_gradp (absolute levels; here relative)",                              \
-        "MetricStateNonHydro.vertoffset_gradp")                                                     \
-  FIELD(zdiff_gradp, vp, Edge, E2C, Full, Required, "m",                                           \
-        "height of the edge's level above the neighbour cell level used by the pressure gradient",\
-        "p_nh%metrics%zdiff_gradp", "MetricStateNonHydro.zdiff_gradp")                              \
-  FIELD(pg_exdist, vp, Edge, None, Full, Required, "m",                                            \
-        "extrapolation distance of the hydrostatic correction (0: none)",                          \
-        "p_nh%metrics%pg_exdist (point list; here dense)", "MetricStateNonHydro.pg_exdist")         \
-  FIELD(horizontal_mask_for_3d_divdamp, wp, Edge, None, None, Required, "1",                       \
-        "horizontal mask of the dw/dz term of the divergence damping", "p_nh%metrics%hmask_dd3d",   \
-        "MetricStateNonHydro.horizontal_mask_for_3d_divdamp")                                       \
-  FIELD(exner_w_explicit_weight_parameter, wp, Cell, None, None, Required, "1",                    \
-        "explicit weight of the vertical wind in the vertically implicit solver",                  \
-        "p_nh%metrics%vwind_expl_wgt", "MetricStateNonHydro.exner_w_explicit_weight_parameter")     \
-  FIELD(exner_w_implicit_weight_parameter, wp, Cell, None, None, Required, "1",                    \
-        "implicit weight of the vertical wind in the vertically implicit solver",                  \
-        "p_nh%metrics%vwind_impl_wgt", "MetricStateNonHydro.exner_w_implicit_weight_parameter")     \
-  FIELD(inv_ddqz_z_full, vp, Cell, None, Full, Required, "m-1", "inverse layer thickness",         \
-        "p_nh%metrics%inv_ddqz_z_full", "MetricStateNonHydro.inv_ddqz_z_full")                      \
-  FIELD(ddqz_z_half, vp, Cell, None, Half, Required, "m",                                          \
-        "distance between the full levels around half level k", "p_nh%metrics%ddqz_z_half",        \
-        "MetricStateNonHydro.ddqz_z_half")                                                          \
-  FIELD(reference_exner_at_cells_on_model_levels, vp, Cell, None, Full, Required, "1",             \
-        "reference Exner pressure", "p_nh%metrics%exner_ref_mc",                                    \
-        "MetricStateNonHydro.reference_exner_at_cells_on_model_levels")                             \
-  FIELD(wgtfac_c, vp, Cell, None, Half, Required, "1",                                             \
-        "weight of level k in the interpolation to half level k", "p_nh%metrics%wgtfac_c",         \
-        "MetricStateNonHydro.wgtfac_c")                                                             \
-  FIELD(wgtfacq_c, vp, Cell, None, Full, Required, "1",                                            \
-        "weights of levels nlev-1, nlev-2, nlev-3 in the extrapolation to the surface (only "     \
-        "those three levels are read)",                                                            \
-        "p_nh%metrics%wgtfacq_c(:,1:3,:) (levels nlev, nlev-1, nlev-2)",                            \
-        "MetricStateNonHydro.wgtfacq_c")
+  ICONDIFF_STATIC_reference_rho_at_edges_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_reference_theta_at_edges_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_vertoffset_gradp(FIELD)                                                          \
+  ICONDIFF_STATIC_zdiff_gradp(FIELD)                                                               \
+  ICONDIFF_STATIC_pg_exdist(FIELD)                                                                 \
+  ICONDIFF_STATIC_horizontal_mask_for_3d_divdamp(FIELD)                                            \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_exner_w_implicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
-  FIELD(geofac_grg_x, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
-        "Green-Gauss gradient factors, eastward", "p_int%geofac_grg(:,:,:,1)",                      \
-        "InterpolationState.geofac_grg_x")                                                          \
-  FIELD(geofac_grg_y, wp, Cell, C2E2CO, None, Required, "m-1",                                     \
-        "Green-Gauss gradient factors, northward", "p_int%geofac_grg(:,:,:,2)",                     \
-        "InterpolationState.geofac_grg_y")                                                          \
-  FIELD(pos_on_tplane_e_1, wp, Edge, E2C, None, Required, "m",                                     \
-        "edge midpoint on the tangent plane of the cell centre, normal component",                 \
-        "p_int%pos_on_tplane_e(:,:,:,1)", "InterpolationState.pos_on_tplane_e_1")                   \
-  FIELD(pos_on_tplane_e_2, wp, Edge, E2C, None, Required, "m",                                     \
-        "edge midpoint on the tangent plane of the cell centre, tangential component",             \
-        "p_int%pos_on_tplane_e(:,:,:,2)", "InterpolationState.pos_on_tplane_e_2")                   \
-  FIELD(c_lin_e, wp, Edge, E2C, None, Required, "1",                                               \
-        "linear interpolation weights from cells to the edge", "p_int%c_lin_e",                     \
-        "InterpolationState.c_lin_e")                                                               \
-  FIELD(nudgecoeff_e, wp, Edge, None, None, Required, "1", "lateral boundary nudging coefficient", \
-        "p_int%nudgecoeff_e", "InterpolationState.nudgecoeff_e")                                    \
-  FIELD(geofac_grdiv, wp, Edge, E2C2EO, None, Required, "m-1",                                     \
-        "factors of the gradient of the divergence (slot 0: the edge itself)",                     \
-        "p_int%geofac_grdiv", "InterpolationState.geofac_grdiv")                                    \
-  FIELD(geofac_div, wp, Cell, C2E, None, Required, "m-1", "geometric factors of the divergence",   \
-        "p_int%geofac_div", "InterpolationState.geofac_div")                                        \
-  FIELD(e_bln_c_s, wp, Cell, C2E, None, Required, "1",                                             \
-        "bilinear interpolation weights from edges to the cell centre", "p_int%e_bln_c_s",         \
-        "InterpolationState.e_bln_c_s")
+  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grg_y(FIELD)                                                              \
+  ICONDIFF_STATIC_pos_on_tplane_e_1(FIELD)                                                         \
+  ICONDIFF_STATIC_pos_on_tplane_e_2(FIELD)                                                         \
+  ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
+  ICONDIFF_STATIC_nudgecoeff_e(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
-  FIELD(inverse_dual_edge_lengths, wp, Edge, None, None, Required, "m-1",                          \
-        "inverse dual edge length", "p_patch%edges%inv_dual_edge_length",                           \
-        "EdgeParams.inverse_dual_edge_lengths")                                                     \
-  FIELD(primal_normal_cell_x, wp, Edge, E2C, None, Required, "1",                                  \
-        "primal normal at the edge's cells, eastward component",                                   \
-        "p_patch%edges%primal_normal_cell(:,:,:)%v1", "EdgeParams.primal_normal_cell[0]")           \
-  FIELD(primal_normal_cell_y, wp, Edge, E2C, None, Required, "1",                                  \
-        "primal normal at the edge's cells, northward component",                                  \
-        "p_patch%edges%primal_normal_cell(:,:,:)%v2", "EdgeParams.primal_normal_cell[1]")           \
-  FIELD(dual_normal_cell_x, wp, Edge, E2C, None, Required, "1",                                    \
-        "dual normal at the edge's cells, eastward component",                                     \
-        "p_patch%edges%dual_normal_cell(:,:,:)%v1", "EdgeParams.dual_normal_cell[0]")               \
-  FIELD(dual_normal_cell_y, wp, Edge, E2C, None, Required, "1",                                    \
-        "dual normal at the edge's cells, northward component",                                    \
-        "p_patch%edges%dual_normal_cell(:,:,:)%v2", "EdgeParams.dual_normal_cell[1]")
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_primal_normal_cell_x(FIELD)                                                      \
+  ICONDIFF_STATIC_primal_normal_cell_y(FIELD)                                                      \
+  ICONDIFF_STATIC_dual_normal_cell_x(FIELD)                                                        \
+  ICONDIFF_STATIC_dual_normal_cell_y(FIELD)
+
+// Which static fields each program reads (for the "used by" column of static_field_users(),
+// docs/dev/statics.md), and every static array of ICON4Py 0.2.0's solve_nh_init: the statics of
+// the solve_nh granule (issue 28).
+#define ICONDIFF_RHO_THETA_PGRAD_STATICS(FIELD)                                                    \
+  ICONDIFF_STATIC_reference_rho_at_edges_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_reference_theta_at_edges_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grg_y(FIELD)                                                              \
+  ICONDIFF_STATIC_pos_on_tplane_e_1(FIELD)                                                         \
+  ICONDIFF_STATIC_pos_on_tplane_e_2(FIELD)                                                         \
+  ICONDIFF_STATIC_primal_normal_cell_x(FIELD)                                                      \
+  ICONDIFF_STATIC_primal_normal_cell_y(FIELD)                                                      \
+  ICONDIFF_STATIC_dual_normal_cell_x(FIELD)                                                        \
+  ICONDIFF_STATIC_dual_normal_cell_y(FIELD)                                                        \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
+  ICONDIFF_STATIC_vertoffset_gradp(FIELD)                                                          \
+  ICONDIFF_STATIC_zdiff_gradp(FIELD)                                                               \
+  ICONDIFF_STATIC_pg_exdist(FIELD)                                                                 \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)
+
+#define ICONDIFF_DIVDAMP_UPDATE_VN_STATICS(FIELD)                                                  \
+  ICONDIFF_STATIC_horizontal_mask_for_3d_divdamp(FIELD)                                            \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_nudgecoeff_e(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grdiv(FIELD)
+
+#define ICONDIFF_SOLVER_PREDICTOR_STATICS(FIELD)                                                   \
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
+  ICONDIFF_SOLVER_CORRECTOR_STATICS(FIELD)
+
+#define ICONDIFF_SOLVER_CORRECTOR_STATICS(FIELD)                                                   \
+  ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_exner_w_implicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)
+
+#define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
+  ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
+  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
+  ICONDIFF_STATIC_e_flx_avg(FIELD)                                                                 \
+  ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_rot(FIELD)                                                                \
+  ICONDIFF_STATIC_pos_on_tplane_e_1(FIELD)                                                         \
+  ICONDIFF_STATIC_pos_on_tplane_e_2(FIELD)                                                         \
+  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_rbf_coeff_1(FIELD)                                                               \
+  ICONDIFF_STATIC_rbf_coeff_2(FIELD)                                                               \
+  ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
+  ICONDIFF_STATIC_geofac_n2s(FIELD)                                                                \
+  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grg_y(FIELD)                                                              \
+  ICONDIFF_STATIC_nudgecoeff_e(FIELD)                                                              \
+  ICONDIFF_STATIC_mask_prog_halo_c(FIELD)                                                          \
+  ICONDIFF_STATIC_time_extrapolation_parameter_for_exner(FIELD)                                    \
+  ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
+  ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
+  ICONDIFF_STATIC_reference_rho_at_cells_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)                            \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_reference_theta_at_cells_on_half_levels(FIELD)                                   \
+  ICONDIFF_STATIC_d2dexdz2_fac1_mc(FIELD)                                                          \
+  ICONDIFF_STATIC_d2dexdz2_fac2_mc(FIELD)                                                          \
+  ICONDIFF_STATIC_reference_rho_at_edges_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_reference_theta_at_edges_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_zdiff_gradp(FIELD)                                                               \
+  ICONDIFF_STATIC_vertoffset_gradp(FIELD)                                                          \
+  ICONDIFF_STATIC_pg_exdist(FIELD)                                                                 \
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
+  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)                                                                 \
+  ICONDIFF_STATIC_exner_w_implicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_horizontal_mask_for_3d_divdamp(FIELD)                                            \
+  ICONDIFF_STATIC_coeff1_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_coeff2_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
+  ICONDIFF_STATIC_c_owner_mask(FIELD)
 
 /// compute_rho_theta_pgrad_and_update_vn: outputs first, then inputs (the program's order).
 #define ICONDIFF_RHO_THETA_PGRAD_FIELDS(FIELD)                                                     \

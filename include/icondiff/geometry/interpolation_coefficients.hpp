@@ -167,6 +167,14 @@ void compute_rbf_vec_coeff_v(const Grid& grid, const EdgeGeometry& edges, RbfKer
 /// and, on a limited-area grid, that it marks enough cell rows (ConfigError).
 std::vector<double> compute_nudgecoeff_e(const Grid& grid, const InterpolationConfig& config);
 
+/// Adds the dycore's coefficients (the members after nudgecoeff_e) to `out`, which must hold the
+/// diffusion's (compute_interpolation_coefficients: c_bln_avg, geofac_div) of the same grid;
+/// `edges` = compute_edge_geometry(grid). Kept apart so that a diffusion-only setup does not pay
+/// for them (setup/static_fields_setup.hpp runs it when a dycore granule is selected).
+void compute_dycore_interpolation_coefficients(const Grid& grid, const EdgeGeometry& edges,
+                                               const InterpolationConfig& config,
+                                               InterpolationCoefficients& out);
+
 // ---- The dycore's coefficients one by one (ICON4Py 0.2.0 solve_nh_init) ------------------------
 // Each follows the ICON4Py function named beside it in its order of operations (docs/dev/
 // interpolation.md says, per field, where the result can still differ from ICON4Py's in the last

@@ -55,6 +55,9 @@ struct VerticalGridConfig {
   double sleve_decay_scale_2 = 2500.0;
   /// sleve_nml:decay_exp: exponent of the SLEVE decay function.
   double sleve_decay_exponent = 1.2;
+  /// nonhydrostatic_nml:htop_moist_proc: height (m) above which moist physics and the advection
+  /// of cloud and precipitation are off; gives kstart_moist.
+  double htop_moist_proc = 22500.0;
 
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
   void validate() const;
@@ -81,6 +84,11 @@ std::vector<double> compute_vct_a(const VerticalGridConfig& config);
 /// above vct_a[0] (ICON4Py VerticalGrid._determine_end_index_of_flat_layers; ICON's 1-based
 /// nflatlev minus 1). Half levels 0..nflatlev are flat in the SLEVE coordinate.
 int end_index_of_flat_layer(const std::vector<double>& vct_a, double flat_height);
+
+/// kstart_moist: the first full level (0-based) whose nominal height 0.5 (vct_a[k] + vct_a[k+1])
+/// lies below htop_moist_proc (ICON4Py VerticalGrid._determine_start_level_of_moist_physics);
+/// nlev if none does.
+int start_index_of_moist_physics(const std::vector<double>& vct_a, double htop_moist_proc);
 
 /// The vertical grid of `config`: vct_a = compute_vct_a(config) and nrd =
 /// end_index_of_damping_layer(vct_a, rayleigh_damping_height). Throws ConfigError if `config` is

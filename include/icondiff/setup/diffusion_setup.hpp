@@ -12,36 +12,36 @@
 #include <icondiff/geometry/metric_fields.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/vertical_grid.hpp>
+#include <icondiff/setup/static_fields_setup.hpp>
 
 #include <string>
 
 namespace icondiff {
 
-struct DiffusionSetupConfig {
-  VerticalGridConfig vertical = mch_ch_r04b09_vertical_config();
-  MetricsConfig metrics = mch_ch_r04b09_metrics_config();
-  InterpolationConfig interpolation;
-};
+/// The factories' configurations and results: the static bundle's (static_fields_setup.hpp),
+/// under the names the diffusion's callers know.
+using DiffusionSetupConfig = StaticsSetupConfig;
+using HostDiffusionInputs = HostStaticInputs;
 
-/// The factories' results on the host.
-struct HostDiffusionInputs {
-  Grid grid;
-  EdgeGeometry edges;
-  InterpolationCoefficients interpolation;
-  HostMetricFields metrics;  ///< includes the VerticalGrid
-};
-
-/// Runs every factory on `grid`. The interpolation's max_nudging_coefficient is taken from
+/// Runs the diffusion's factories on `grid` (compute_static_inputs with the diffusion's
+/// selection). The interpolation's max_nudging_coefficient is taken from
 /// `diffusion` (diffusion_spec §6.9: one value for both). Validates the factories' configurations;
 /// the diffusion configuration itself is validated by the granule (Diffusion's constructor).
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
                                              const DiffusionSetupConfig& setup);
 
-/// The granule's input bundle in `MemorySpace` from the factories' results: the one place that
-/// maps factory names to the granule's (ICON4Py's) names, e.g. rbf_vec_coeff_v1 -> rbf_coeff_1.
-/// Views are labelled "icondiff::inputs::<name>"; theta_ref_mc and wgtfac_c are rounded to vp.
+/// The granule's input bundle in `MemorySpace`: the diffusion's selection of the static bundle
+/// make_static_fields<MemorySpace>(inputs) (Views labelled "icondiff::statics::<name>", vp
+/// fields rounded to vp), sharing its Views.
 template <class MemorySpace>
 DiffusionInputs<MemorySpace> make_diffusion_inputs(const HostDiffusionInputs& inputs);
+
+/// The same from a bundle the caller holds (and may share with other granules: the dycore's
+/// make_dycore_inputs takes the same `statics` and `grid`), copying nothing.
+template <class MemorySpace>
+DiffusionInputs<MemorySpace> make_diffusion_inputs(const HostDiffusionInputs& inputs,
+                                                   const StaticFields<MemorySpace>& statics,
+                                                   const DeviceGrid<MemorySpace>& grid);
 
 /// The metric part alone (the metrics tests use it). Throws InvalidArgument if the fields'
 /// shapes disagree.
