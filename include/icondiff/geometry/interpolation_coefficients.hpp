@@ -1,11 +1,14 @@
-// Interpolation coefficients of the diffusion granule (diffusion_spec.md §2.6, §4.4), built from a
-// grid alone, as ICON4Py's interpolation factory builds them
-// (model/common/src/icon4py/model/common/interpolation/{interpolation_factory.py,
-// interpolation_fields.py, rbf_interpolation.py, stencils/compute_nudgecoeffs.py}).
+// Interpolation coefficients of the diffusion granule (diffusion_spec.md §2.6, §4.4) and of the
+// dycore (ICON4Py's solve_nh_init), built from a grid alone, as ICON4Py's interpolation factory
+// builds them (model/common/src/icon4py/model/common/interpolation/{interpolation_factory.py,
+// interpolation_fields.py, rbf_interpolation.py, stencils/compute_nudgecoeffs.py};
+// metrics/compute_coeff_gradekin.py).
 //
 // Every table is a row-major HostTable (points, slots) whose slots follow the connectivity the
 // spec names: C2E for geofac_div and e_bln_c_s, C2E2CO (self first) for geofac_n2s, geofac_grg_*
-// and c_bln_avg, E2C for c_lin_e, V2E for geofac_rot and the RBF coefficients. A missing neighbour
+// and c_bln_avg, E2C for c_lin_e, V2E for geofac_rot and the RBF coefficients; for the dycore's
+// coefficients V2C (c_intp), E2C2EO (self first: e_flx_avg, geofac_grdiv), E2C2E
+// (rbf_vec_coeff_e) and E2C (pos_on_tplane_e_1/2, coeff_gradekin). A missing neighbour
 // (pentagon slot, lateral boundary) always has coefficient 0, and so has every point ICON4Py does
 // not compute (the rows before its horizontal start, e.g. lateral boundary row 1 of a LAM grid).
 // Formulas and sources per field: docs/dev/interpolation.md.
