@@ -99,7 +99,8 @@ struct InterpolationCoefficients {
   /// (E) lateral-boundary nudging coefficient (stencils/compute_nudgecoeffs.py).
   std::vector<double> nudgecoeff_e;
 
-  // ---- The dycore's (solve_nh) coefficients, ICON4Py's solve_nh_init arguments ----------------
+  // ---- The dycore's (solve_nh) coefficients, ICON4Py's solve_nh_init arguments: empty unless
+  // ---- compute_dycore_interpolation_coefficients added them ------------------------------------
   /// (V,6) V2C: area-weighted cell-to-vertex interpolation (interpolation_fields.
   /// compute_cells_aw_verts, ICON4Py CELL_AW_VERTS, ICON cells_aw_verts; solve_nh's c_intp).
   HostTable<double> c_intp;
