@@ -13,11 +13,13 @@
 
 #include <icondiff/core/view_copy.hpp>
 #include <icondiff/dycore/dycore_states.hpp>
+#include <icondiff/io/static_fields_file.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
 #include <icondiff/setup/static_fields_setup.hpp>
 
 #include <gtest/gtest.h>
+#include <netcdf.h>
 
 #include <cstdint>
 #include <cstring>
@@ -187,6 +189,50 @@ TEST(StaticFields, TheDiffusionInputsHoldTheFactoriesValues) {
     }
   for (index_t v = 0; v < in.grid.num_vertices; ++v)
     for (int j = 0; j < 6; ++j) EXPECT_EQ(rbf(v, j), in.interpolation.rbf_vec_coeff_v2(v, j));
+}
+
+/// The file holds every field of the bundle under its name, point index fastest, with the list's
+/// attributes.
+TEST(StaticFields, TheStaticsFileHoldsTheBundle) {
+  const auto& in = host_inputs(StaticFieldSelection::all());
+  const StaticFields<Kokkos::HostSpace> statics = make_static_fields<Kokkos::HostSpace>(in);
+  const std::string path = test::scratch_file("statics.nc");
+  write_static_fields_file(path, in, statics);
+  int nc = -1;
+  ASSERT_EQ(nc_open(path.c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  int checked = 0;
+  StaticFields<Kokkos::HostSpace>::for_each_field(
+      [&](const FieldSpec& spec, const auto& view) {
+        int var = -1;
+        ASSERT_EQ(nc_inq_varid(nc, spec.name, &var), NC_NOERR) << spec.name;
+        std::vector<double> values(view.size());
+        ASSERT_EQ(nc_get_var_double(nc, var, values.data()), NC_NOERR) << spec.name;
+        // (level, slot, point) in the file: the point index is fastest.
+        const std::size_t np = view.extent(0);
+        for (std::size_t i = 0; i < values.size(); i += 7) {
+          const std::size_t p = i % np, rest = i / np;
+          double expected = 0.0;
+          if constexpr (std::decay_t<decltype(view)>::rank == 1) expected = view(p);
+          if constexpr (std::decay_t<decltype(view)>::rank == 2) expected = view(p, rest);
+          if constexpr (std::decay_t<decltype(view)>::rank == 3)
+            expected = view(p, rest % view.extent(1), rest / view.extent(1));
+          ASSERT_EQ(values[i], expected) << spec.name << " element " << i;
+        }
+        std::size_t length = 0;
+        ASSERT_EQ(nc_inq_attlen(nc, var, "used_by", &length), NC_NOERR) << spec.name;
+        std::string used_by(length, ' ');
+        nc_get_att_text(nc, var, "used_by", used_by.data());
+        EXPECT_EQ(used_by.find("diffusion") != std::string::npos,
+                  StaticFieldSelection{}.needs(spec.name))
+            << spec.name << ": " << used_by;
+        ++checked;
+      },
+      statics);
+  EXPECT_EQ(checked, StaticFields<Kokkos::HostSpace>::num_fields);
+  int nflat_gradp = -1;
+  EXPECT_EQ(nc_get_att_int(nc, NC_GLOBAL, "nflat_gradp", &nflat_gradp), NC_NOERR);
+  EXPECT_EQ(nflat_gradp, in.dycore_metrics.nflat_gradp);
+  nc_close(nc);
 }
 
 }  // namespace

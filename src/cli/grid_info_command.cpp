@@ -1,8 +1,10 @@
 #include "commands.hpp"
 #include "output_paths.hpp"
+#include "statics_options.hpp"
 
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/io/grid_source.hpp>
+#include <icondiff/io/static_fields_file.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -22,9 +25,36 @@ namespace {
 struct GridInfoOptions {
   std::string grid_source;
   std::string write_path;
+  std::string statics_path;
+  StaticsOptions statics;
   bool overwrite = false;
   bool json = false;
 };
+
+/// Runs `write` on a temporary beside `path` and renames it to `path` only when it succeeded, so
+/// a failure never leaves a half-written file in place of an older one.
+template <class Write>
+void write_through_temporary(const std::string& path, Write&& write) {
+  const std::string temporary = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
+  try {
+    write(temporary);
+    std::filesystem::rename(temporary, path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+}
+
+/// Every static field of the grid (all granules' selections) to `path`.
+void write_statics(const Grid& grid, const GridInfoOptions& options) {
+  const HostStaticInputs inputs = compute_static_inputs(grid, statics_setup_config(options.statics),
+                                                        StaticFieldSelection::all());
+  const StaticFields<Kokkos::HostSpace> statics = make_static_fields<Kokkos::HostSpace>(inputs);
+  write_through_temporary(options.statics_path, [&](const std::string& temporary) {
+    write_static_fields_file(temporary, inputs, statics);
+  });
+}
 
 nlohmann::json zones_as_json(const Grid& grid, Location location) {
   nlohmann::json out = nlohmann::json::object();
@@ -40,23 +70,23 @@ nlohmann::json zones_as_json(const Grid& grid, Location location) {
 int run_grid_info(const GridInfoOptions& options) {
   if (!options.write_path.empty())
     check_output_file("--write", options.write_path, {options.grid_source}, options.overwrite);
+  if (!options.statics_path.empty()) {
+    std::vector<std::string> inputs = {options.grid_source};
+    if (!options.write_path.empty()) inputs.push_back(options.write_path);
+    check_output_file("--statics", options.statics_path, inputs, options.overwrite);
+  }
   const Grid grid = load_grid_source(options.grid_source);
   if (!options.write_path.empty()) {
-    // Written beside the target and renamed only once it reads back: a failure never leaves a
-    // half-written grid in place of an older file.
-    const std::string temporary =
-        fmt::format("{}.tmp.{}", options.write_path, static_cast<long>(::getpid()));
-    try {
+    write_through_temporary(options.write_path, [&](const std::string& temporary) {
       write_icon_grid(grid, temporary);
       // Read back: the file must pass every check of the reader before we say it was written.
       (void)read_icon_grid(temporary);
-      std::filesystem::rename(temporary, options.write_path);
-    } catch (...) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw;
-    }
+    });
     if (!options.json) fmt::print("written     {}\n", options.write_path);
+  }
+  if (!options.statics_path.empty()) {
+    write_statics(grid, options);
+    if (!options.json) fmt::print("written     {} (static fields)\n", options.statics_path);
   }
   if (options.json) {
     nlohmann::json out;
@@ -104,8 +134,13 @@ Command add_grid_info_command(CLI::App& app) {
          "ICON grid netCDF file, or generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]")
       ->required();
   app.add_option("--write", options->write_path, "write the grid as an ICON grid netCDF file");
+  app.add_option("--statics", options->statics_path,
+                 "write every static field of the grid (interpolation, metric, edge and cell "
+                 "fields of the diffusion and the dycore) to a netCDF file");
   app.add_flag("--overwrite", options->overwrite,
-               "replace an existing --write file (never the grid read)");
+               "replace an existing --write or --statics file (never the grid read)");
+  add_vertical_options(app, options->statics);
+  add_dycore_metric_options(app, options->statics);
   app.add_flag("--json", options->json, "print JSON instead of a table");
   return [options] { return run_grid_info(*options); };
 }

@@ -7,6 +7,7 @@
 #include "memory_estimate.hpp"
 #include "output_paths.hpp"
 #include "ranks.hpp"
+#include "statics_options.hpp"
 #include "timer_report.hpp"
 
 #include <icondiff/comm/decomposition.hpp>
@@ -60,7 +61,6 @@ struct RunOptions {
   std::string generate = "R2B4";
   bool lam = false;
   std::string lam_region = "cap:8,46.5,30";
-  int nlev = 65;
   int steps = 10;
   double dtime = 300.0;
   std::string strategy = "fused";
@@ -77,17 +77,7 @@ struct RunOptions {
   std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
   bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
   bool checks_only = false;  ///< stop after checking the options (add_run_checks_command)
-  // Vertical grid and topography (sleve_nml / nonhydrostatic_nml / nh_testcase_nml names).
-  double top_height = 23000.0;
-  double min_lay_thckn = 20.0;
-  double stretch_fac = 0.65;
-  double damp_height = 12500.0;
-  double thslp_zdiffu = 0.02;
-  double thhgtd_zdiffu = 125.0;
-  double mount_height = 4000.0;
-  double mount_half_width = 200000.0;
-  double mount_lon = 8.0;
-  double mount_lat = 46.5;
+  StaticsOptions statics;    ///< --nlev, the vertical grid and the topography
   double vn_noise = 1.0;
   double w_noise = 0.05;
   DiffusionConfig config = mch_ch_r04b09_config();
@@ -141,37 +131,7 @@ void add_namelist_options(CLI::App& app, RunOptions& o) {
     }
     option->group(group)->capture_default_str();
   }
-  const std::string vertical = "Vertical grid and topography";
-  app.add_option("--top_height", o.top_height, "sleve_nml: model top (m)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--min_lay_thckn", o.min_lay_thckn, "sleve_nml: lowest layer thickness (m)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--stretch_fac", o.stretch_fac, "sleve_nml")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--damp_height", o.damp_height, "nonhydrostatic_nml: Rayleigh damping height (m)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--thslp_zdiffu", o.thslp_zdiffu, "nonhydrostatic_nml")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--thhgtd_zdiffu", o.thhgtd_zdiffu, "nonhydrostatic_nml (m)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--mount_height", o.mount_height, "Gaussian hill height (m); 0 = flat")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--mount_half_width", o.mount_half_width, "Gaussian hill e-folding width (m)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--mount_lon", o.mount_lon, "hill centre longitude (degrees)")
-      ->group(vertical)
-      ->capture_default_str();
-  app.add_option("--mount_lat", o.mount_lat, "hill centre latitude (degrees)")
-      ->group(vertical)
-      ->capture_default_str();
+  add_vertical_options(app, o.statics);
 }
 
 DiffusionConfig resolved_config(const RunOptions& o) {
@@ -398,8 +358,8 @@ int run_driver(const RunOptions& o) {
     if (!(o.dtime > 0) || !std::isfinite(o.dtime))
       throw InvalidArgument(
           fmt::format("--dtime {}: expected a positive, finite time step (s)", o.dtime));
-    if (o.nlev < 2)
-      throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.nlev));
+    if (o.statics.nlev < 2)
+      throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.statics.nlev));
     if (o.output_every < 0)
       throw InvalidArgument(fmt::format(
           "--output-every {}: expected 0 (first and last state only) or a positive step count",
@@ -420,7 +380,8 @@ int run_driver(const RunOptions& o) {
     memory_limit_source =
         o.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
     if (const double cells = generated_cells(source); cells > 0)
-      check_memory("--generate " + o.generate, cells, o.nlev, memory_limit, memory_limit_source);
+      check_memory("--generate " + o.generate, cells, o.statics.nlev, memory_limit,
+                   memory_limit_source);
     // Every output path before any work: never over an input, never over an existing file
     // without --overwrite, in a folder that exists and is writable.
     const std::vector<std::string> inputs = {o.grid_file, o.partition};
@@ -450,7 +411,8 @@ int run_driver(const RunOptions& o) {
     grid = load_grid_source(source);
     // A grid file's size is known once it is read; its fields are not allocated yet.
     if (generated_cells(source) < 0)
-      check_memory("--grid " + source, grid.num_cells, o.nlev, memory_limit, memory_limit_source);
+      check_memory("--grid " + source, grid.num_cells, o.statics.nlev, memory_limit,
+                   memory_limit_source);
   });
   // Every rank must read the same grid (MPMD launches could give them different ones). Both
   // reductions run on every rank.
@@ -461,20 +423,7 @@ int run_driver(const RunOptions& o) {
                         "{}): every rank must read the same grid",
                         fewest_cells, most_cells, grid.num_cells, source)
           : "");
-  DiffusionSetupConfig setup;
-  setup.vertical = mch_ch_r04b09_vertical_config();
-  setup.vertical.num_levels = o.nlev;
-  setup.vertical.model_top_height = o.top_height;
-  setup.vertical.lowest_layer_thickness = o.min_lay_thckn;
-  setup.vertical.stretch_factor = o.stretch_fac;
-  setup.vertical.rayleigh_damping_height = o.damp_height;
-  setup.metrics = mch_ch_r04b09_metrics_config();
-  setup.metrics.thslp_zdiffu = o.thslp_zdiffu;
-  setup.metrics.thhgtd_zdiffu = o.thhgtd_zdiffu;
-  setup.metrics.topography = o.mount_height > 0
-                                 ? TopographyConfig::gaussian_hill(
-                                       o.mount_height, o.mount_half_width, o.mount_lon, o.mount_lat)
-                                 : TopographyConfig::flat();
+  const DiffusionSetupConfig setup = statics_setup_config(o.statics);
   HostDiffusionInputs host;
   if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
     fmt::print("setup       geometry, coefficients, metrics ...\n");
@@ -744,7 +693,6 @@ Command add_run_options(CLI::App& app, bool checks_only) {
   app.add_option("--lam-region", o->lam_region,
                  "cap:LON,LAT,RADIUS or box:LON0,LON1,LAT0,LAT1 (degrees)")
       ->capture_default_str();
-  app.add_option("--nlev", o->nlev, "number of full levels")->capture_default_str();
   app.add_option("--steps", o->steps, "number of diffusion calls")->capture_default_str();
   app.add_option("--dtime", o->dtime, "time step passed to the granule (s)")->capture_default_str();
   app.add_option("--strategy", o->strategy, "fused or unfused")

@@ -21,6 +21,26 @@ expect_error 2 "does not exist" grid-info --grid /no/such/file.nc
 expect_error 106 "grid" grid-info
 expect_error 109 "bogus" grid-info --grid x.nc --bogus
 
+# --statics: every static field of a (generated) grid in one netCDF file; its path checked first.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+statics="$scratch/statics.nc"
+"$exe" grid-info --grid generate:R2B3/cap:8,46.5,60 --nlev 12 --mount_half_width 300000 \
+  --statics "$statics" >/dev/null || fail "grid-info --statics failed"
+header=$(ncdump -h "$statics") || fail "ncdump -h $statics failed"
+for want in "double zdiff_gradp(nlev, e2c, edge)" "int vertoffset_gradp(nlev, e2c, edge)" \
+  "double rbf_vec_coeff_e(e2c2e, edge)" "double c_intp(v2c, vertex)" "double z_ifc(nlev_half, cell)" \
+  'zdiff_gradp:used_by = "compute_rho_theta_pgrad_and_update_vn, solve_nh"' ":nflat_gradp = " \
+  'wgtfac_c:used_by = "diffusion, vertically_implicit_solver_at_predictor_step, solve_nh"'; do
+  printf '%s' "$header" | grep -qF -- "$want" || fail "the statics file lacks '$want'"
+done
+expect_error 2 "pass --overwrite" grid-info --grid generate:R2B1 --nlev 12 --statics "$statics"
+"$exe" grid-info --grid generate:R2B1 --write "$scratch/g.nc" >/dev/null || fail "--write failed"
+expect_error 2 "never writes over its input" grid-info --grid "$scratch/g.nc" --statics "$scratch/g.nc" --overwrite
+expect_error 2 "--statics" grid-info --grid generate:R2B1 --write "$scratch/w.nc" --statics "$scratch/w.nc"
+expect_error 2 "divdamp_type" grid-info --grid generate:R2B1 --statics "$scratch/x.nc" --divdamp_type 2
+[ ! -e "$scratch/x.nc" ] || fail "a refused --statics run left $scratch/x.nc behind"
+
 lam="$grid_dir/mch_ch_coarsegrid_wind_R19B04.nc"
 if [ ! -f "$lam" ]; then
   echo "SKIP: $lam not found"

@@ -1,0 +1,26 @@
+// The static fields of a grid written to one netCDF file, so a user can look at zdiff_gradp or
+// rbf_vec_coeff_e on their own grid (`icondiff grid-info --statics FILE`) and ICON4Py's factories
+// can be compared field by field (perf_tests/peers/icon4py/compare_factories.py --statics).
+//
+// One variable per field the bundle holds, under the field list's name (statics/static_fields.hpp)
+// with its units, long_name, icon_name, icon4py_name and used_by (static_field_users) attributes.
+// Dimensions as in the savepoints and ICON's own arrays: (level, slot, point) in netCDF's order,
+// so the point index is fastest; dimension names cell, edge, vertex, nlev, nlev_half and the
+// connectivity in lower case (e2c, c2e2co, ...). Beside the fields: vct_a, topography_c, z_ifc,
+// rayleigh_w, scaling_factor_for_3d_divdamp, and the vertical indices as global attributes.
+// Layout-agnostic: fields are read element by element, whatever FieldLayout is.
+#pragma once
+
+#include <icondiff/setup/static_fields_setup.hpp>
+#include <icondiff/statics/static_fields.hpp>
+
+#include <string>
+
+namespace icondiff {
+
+/// Writes `statics` (made from `inputs` by make_static_fields) to `path` (CDF-5, replaced if it
+/// exists: the caller checks the path first). Throws OutputFileError naming the path.
+void write_static_fields_file(const std::string& path, const HostStaticInputs& inputs,
+                              const StaticFields<Kokkos::HostSpace>& statics);
+
+}  // namespace icondiff

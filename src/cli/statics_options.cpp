@@ -1,0 +1,58 @@
+#include "statics_options.hpp"
+
+namespace icondiff::cli {
+
+void add_vertical_options(CLI::App& app, StaticsOptions& o) {
+  const std::string group = "Vertical grid and topography";
+  const auto add = [&](const char* name, auto& value, const char* help) {
+    app.add_option(name, value, help)->group(group)->capture_default_str();
+  };
+  add("--nlev", o.nlev, "run_nml:num_lev: number of full levels");
+  add("--top_height", o.top_height, "sleve_nml: model top (m)");
+  add("--min_lay_thckn", o.min_lay_thckn, "sleve_nml: lowest layer thickness (m)");
+  add("--stretch_fac", o.stretch_fac, "sleve_nml");
+  add("--damp_height", o.damp_height, "nonhydrostatic_nml: Rayleigh damping height (m)");
+  add("--thslp_zdiffu", o.thslp_zdiffu, "nonhydrostatic_nml");
+  add("--thhgtd_zdiffu", o.thhgtd_zdiffu, "nonhydrostatic_nml (m)");
+  add("--mount_height", o.mount_height, "Gaussian hill height (m); 0 = flat");
+  add("--mount_half_width", o.mount_half_width, "Gaussian hill e-folding width (m)");
+  add("--mount_lon", o.mount_lon, "hill centre longitude (degrees)");
+  add("--mount_lat", o.mount_lat, "hill centre latitude (degrees)");
+}
+
+void add_dycore_metric_options(CLI::App& app, StaticsOptions& o) {
+  const std::string group = "Dycore metric fields (ICON nonhydrostatic_nml names)";
+  const auto add = [&](const char* name, auto& value, const char* help) {
+    app.add_option(name, value, help)->group(group)->capture_default_str();
+  };
+  MetricsConfig& m = o.dycore_metrics;
+  add("--exner_expol", m.exner_expol,
+      "temporal extrapolation of the Exner pressure (fraction of dt)");
+  add("--vwind_offctr", m.vwind_offctr, "off-centring of the vertically implicit w solver");
+  add("--rayleigh_coeff", m.rayleigh_coeff, "Rayleigh damping coefficient of w (s-1; Klemp)");
+  add("--divdamp_type", m.divdamp_type, "3: 3-D divergence damping; 32: 3-D to 2-D with height");
+  add("--divdamp_trans_start", m.divdamp_trans_start, "divdamp_type 32: transition start (m)");
+  add("--divdamp_trans_end", m.divdamp_trans_end, "divdamp_type 32: transition end (m)");
+  add("--htop_moist_proc", o.htop_moist_proc, "height above which moist physics is off (m)");
+}
+
+StaticsSetupConfig statics_setup_config(const StaticsOptions& o) {
+  StaticsSetupConfig setup;
+  setup.vertical = mch_ch_r04b09_vertical_config();
+  setup.vertical.num_levels = o.nlev;
+  setup.vertical.model_top_height = o.top_height;
+  setup.vertical.lowest_layer_thickness = o.min_lay_thckn;
+  setup.vertical.stretch_factor = o.stretch_fac;
+  setup.vertical.rayleigh_damping_height = o.damp_height;
+  setup.vertical.htop_moist_proc = o.htop_moist_proc;
+  setup.metrics = o.dycore_metrics;
+  setup.metrics.thslp_zdiffu = o.thslp_zdiffu;
+  setup.metrics.thhgtd_zdiffu = o.thhgtd_zdiffu;
+  setup.metrics.topography = o.mount_height > 0
+                                 ? TopographyConfig::gaussian_hill(
+                                       o.mount_height, o.mount_half_width, o.mount_lon, o.mount_lat)
+                                 : TopographyConfig::flat();
+  return setup;
+}
+
+}  // namespace icondiff::cli

@@ -1,0 +1,153 @@
+#include <icondiff/core/error.hpp>
+#include <icondiff/io/static_fields_file.hpp>
+
+#include "netcdf_file.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+namespace icondiff {
+
+namespace {
+
+[[noreturn]] void throw_statics_file_error(const std::string& file, const std::string& variable,
+                                           long long, const std::string& problem) {
+  throw OutputFileError(
+      file, variable.empty() ? problem : fmt::format("variable '{}': {}", variable, problem));
+}
+
+/// netCDF dimensions of a field, slowest first: (levels, slots, points), so points are fastest.
+std::vector<std::string> dimensions_of(const FieldSpec& spec) {
+  std::vector<std::string> dims;
+  if (spec.levels == Levels::Full) dims.emplace_back("nlev");
+  if (spec.levels == Levels::Half) dims.emplace_back("nlev_half");
+  if (spec.neighbours != Neighbours::None) dims.emplace_back(to_string(spec.neighbours));
+  dims.emplace_back(to_string(spec.location));
+  return dims;
+}
+
+template <class T>
+nc_type netcdf_type() {
+  if constexpr (std::is_same_v<T, double>) return NC_DOUBLE;
+  if constexpr (std::is_same_v<T, float>) return NC_FLOAT;
+  return NC_INT;
+}
+
+/// The View's elements with the point index fastest, then the slot, then the level.
+template <class View>
+std::vector<typename View::non_const_value_type> point_fastest(const View& v) {
+  std::vector<typename View::non_const_value_type> out;
+  out.reserve(v.size());
+  if constexpr (View::rank == 1) {
+    for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i));
+  } else if constexpr (View::rank == 2) {
+    for (std::size_t j = 0; j < v.extent(1); ++j)
+      for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i, j));
+  } else {
+    for (std::size_t k = 0; k < v.extent(2); ++k)
+      for (std::size_t j = 0; j < v.extent(1); ++j)
+        for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i, j, k));
+  }
+  return out;
+}
+
+/// A row-major (points, levels) table with the point index fastest.
+std::vector<double> point_fastest(const HostTable<double>& t) {
+  std::vector<double> out;
+  out.reserve(t.rows() * t.cols());
+  for (std::size_t k = 0; k < t.cols(); ++k)
+    for (std::size_t i = 0; i < t.rows(); ++i) out.push_back(t(i, k));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+}  // namespace
+
+void write_static_fields_file(const std::string& path, const HostStaticInputs& in,
+                              const StaticFields<Kokkos::HostSpace>& statics) {
+  using H = Kokkos::HostSpace;
+  const int nlev = in.metrics.num_levels();
+  io::NetcdfWriter nc(path, io::NetcdfFormat::Cdf5, throw_statics_file_error);
+  nc.dimension("cell", static_cast<std::size_t>(in.grid.num_cells));
+  nc.dimension("edge", static_cast<std::size_t>(in.grid.num_edges));
+  nc.dimension("vertex", static_cast<std::size_t>(in.grid.num_vertices));
+  nc.dimension("nlev", static_cast<std::size_t>(nlev));
+  nc.dimension("nlev_half", static_cast<std::size_t>(nlev + 1));
+  std::set<std::string> slot_dims;
+  StaticFields<H>::for_each_field(
+      [&](const FieldSpec& spec, const auto& view) {
+        if (view.data() == nullptr || spec.neighbours == Neighbours::None) return;
+        if (slot_dims.insert(to_string(spec.neighbours)).second)
+          nc.dimension(to_string(spec.neighbours),
+                       static_cast<std::size_t>(num_slots(spec.neighbours)));
+      },
+      statics);
+
+  nc.text("", "title", "icondiff static fields (interpolation, metric, edge and cell fields)");
+  nc.text("", "grid_source", in.grid.source);
+  nc.text("", "grid_uuid", in.grid.uuid);
+  nc.text("", "dimension_order",
+          "(level, slot, point): the point index is fastest, as in ICON's arrays; indices and "
+          "levels are 0-based, level 0 is the model top");
+  nc.integer("", "nlev", nlev);
+  nc.integer("", "nflatlev", in.metrics.nflatlev);
+  nc.integer("", "end_index_of_damping_layer", in.metrics.vertical.end_index_of_damping_layer);
+  if (in.selection.needs_dycore_factories()) {
+    nc.integer("", "nflat_gradp", in.dycore_metrics.nflat_gradp);
+    nc.integer("", "kstart_moist", in.kstart_moist);
+  }
+
+  std::vector<std::function<void()>> puts;
+  StaticFields<H>::for_each_field(
+      [&](const FieldSpec& spec, const auto& view) {
+        if (view.data() == nullptr) return;
+        using T = typename std::decay_t<decltype(view)>::non_const_value_type;
+        nc.variable(spec.name, netcdf_type<T>(), dimensions_of(spec));
+        nc.text(spec.name, "units", spec.units);
+        nc.text(spec.name, "long_name", spec.long_name);
+        nc.text(spec.name, "icon_name", spec.icon_name);
+        nc.text(spec.name, "icon4py_name", spec.icon4py_name);
+        nc.text(spec.name, "used_by", joined(static_field_users(spec.name)));
+        puts.push_back([&nc, &view, name = std::string(spec.name)] {
+          nc.put(name, point_fastest(view).data());
+        });
+      },
+      statics);
+
+  // The vertical coordinate and the surface the fields were computed on.
+  const auto extra = [&](const char* name, const std::vector<std::string>& dims, const char* units,
+                         const char* long_name, std::vector<double> values) {
+    nc.variable(name, NC_DOUBLE, dims);
+    nc.text(name, "units", units);
+    nc.text(name, "long_name", long_name);
+    puts.push_back([&nc, name, v = std::move(values)] { nc.put(name, v); });
+  };
+  extra("vct_a", {"nlev_half"}, "m", "nominal heights of the half levels (top first)",
+        in.metrics.vertical.vct_a);
+  extra("topography_c", {"cell"}, "m", "surface height", in.metrics.topography);
+  extra("z_ifc", {"nlev_half", "cell"}, "m", "height of the half levels",
+        point_fastest(in.metrics.z_ifc));
+  if (statics.rayleigh_w.data() != nullptr) {
+    extra("rayleigh_w", {"nlev_half"}, "s-1",
+          "Klemp's Rayleigh damping coefficient of w (p_nh%metrics%rayleigh_w)",
+          point_fastest(statics.rayleigh_w));
+    extra(
+        "scaling_factor_for_3d_divdamp", {"nlev"}, "1",
+        "vertical profile of the dw/dz term of the divergence damping (p_nh%metrics%scalfac_dd3d)",
+        point_fastest(statics.scaling_factor_for_3d_divdamp));
+  }
+  nc.end_definitions();
+  for (const auto& put : puts) put();
+  nc.close();
+}
+
+}  // namespace icondiff
