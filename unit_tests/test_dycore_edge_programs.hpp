@@ -14,8 +14,10 @@
 #include "support/simple_grid.hpp"
 #include "support/test_grids.hpp"
 
+#include <icondiff/core/view_copy.hpp>
 #include <icondiff/dycore/dycore.hpp>
 #include <icondiff/grid/device_grid.hpp>
+#include <icondiff/kokkos_compat.hpp>
 
 #include <gtest/gtest.h>
 
@@ -174,6 +176,76 @@ TEST(TEST_CATEGORY, DycoreComputeRhoThetaPgradAndUpdateVnMatchesReference) {
                         call_host.at("next_vn"), domain);
         }
   }
+}
+
+// ---- The instance travels with the call (issue 32, item 5) --------------------------------------
+
+/// Two calls of ONE Dycore, each on its own instance, enqueued one after the other without a
+/// fence between them (on a GPU with Kokkos >= 4 two streams that may overlap; with Kokkos 3.4
+/// copies of one instance), give the results of the same calls run one at a time: the granule
+/// keeps no instance and no state between calls of the edge programs.
+TEST(TEST_CATEGORY, DycoreCallsOnTwoInstancesEqualSequentialCalls) {
+  auto grids = test::dycore_grids();
+  const auto& g = grids.back();  // the limited-area grid: every zone of the program is there
+  const DeviceGrid<M> device(g.grid);
+  test::RandomSource rng(test::dycore_seed("two instances " + g.name));
+  HostArrays statics;
+  const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
+  Dycore<Space> dycore(DycoreConfig{}, in);
+  const std::vector<Space> instances = compat::make_instances(Space(), 2);
+  const std::vector<std::string> outputs = {"rho_at_edges_on_model_levels",
+                                            "theta_v_at_edges_on_model_levels",
+                                            "horizontal_pressure_gradient"};
+  // Two different calls (A, B), each twice: once for the overlapping run, once alone.
+  HostArrays host_a, host_b;
+  auto a = test::random_state<RhoThetaPgradArguments, M>(
+      in.sizes(), test::dycore_call_filler(rng, outputs), host_a, "icondiff::test::a::");
+  auto b = test::random_state<RhoThetaPgradArguments, M>(
+      in.sizes(), test::dycore_call_filler(rng, outputs), host_b, "icondiff::test::b::");
+  a.dtime = 10.0;
+  b.dtime = 12.5;
+  b.is_iau_active = true;
+  b.iau_wgt_dyn = 0.5;
+  auto a_alone = a, b_alone = b;
+  a_alone.next_vn = copy_view<M>("a_alone_next_vn", a.next_vn);
+  a_alone.rho_at_edges_on_model_levels = copy_view<M>("a_rho", a.rho_at_edges_on_model_levels);
+  a_alone.theta_v_at_edges_on_model_levels =
+      copy_view<M>("a_theta", a.theta_v_at_edges_on_model_levels);
+  a_alone.horizontal_pressure_gradient = copy_view<M>("a_grad", a.horizontal_pressure_gradient);
+  b_alone.next_vn = copy_view<M>("b_alone_next_vn", b.next_vn);
+  b_alone.rho_at_edges_on_model_levels = copy_view<M>("b_rho", b.rho_at_edges_on_model_levels);
+  b_alone.theta_v_at_edges_on_model_levels =
+      copy_view<M>("b_theta", b.theta_v_at_edges_on_model_levels);
+  b_alone.horizontal_pressure_gradient = copy_view<M>("b_grad", b.horizontal_pressure_gradient);
+  compat::fence(Space(), "icondiff::test::setup");
+
+  dycore.compute_rho_theta_pgrad_and_update_vn(instances[0], a);
+  dycore.compute_rho_theta_pgrad_and_update_vn(instances[1], b);
+  compat::fence(instances[0], "icondiff::test::a");
+  compat::fence(instances[1], "icondiff::test::b");
+
+  dycore.compute_rho_theta_pgrad_and_update_vn(Space(), a_alone);
+  compat::fence(Space(), "icondiff::test::a_alone");
+  dycore.compute_rho_theta_pgrad_and_update_vn(Space(), b_alone);
+  compat::fence(Space(), "icondiff::test::b_alone");
+
+  const auto same = [](const char* what, const auto& x, const auto& y) {
+    const HostArray hx = test::to_host_array(x), hy = test::to_host_array(y);
+    ASSERT_EQ(hx.values.size(), hy.values.size()) << what;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < hx.values.size(); ++i)
+      differ +=
+          !(hx.values[i] == hy.values[i] || (std::isnan(hx.values[i]) && std::isnan(hy.values[i])));
+    EXPECT_EQ(differ, 0u) << what << ": the overlapping call differs from the call alone";
+  };
+  same("a next_vn", a.next_vn, a_alone.next_vn);
+  same("a rho", a.rho_at_edges_on_model_levels, a_alone.rho_at_edges_on_model_levels);
+  same("a gradient", a.horizontal_pressure_gradient, a_alone.horizontal_pressure_gradient);
+  same("b next_vn", b.next_vn, b_alone.next_vn);
+  same("b theta", b.theta_v_at_edges_on_model_levels, b_alone.theta_v_at_edges_on_model_levels);
+  same("b gradient", b.horizontal_pressure_gradient, b_alone.horizontal_pressure_gradient);
+  // And the two calls did differ (else the check above proves little).
+  EXPECT_NE(test::to_host_array(a.next_vn).values, test::to_host_array(b.next_vn).values);
 }
 
 // ---- apply_divergence_damping_and_update_vn -----------------------------------------------------

@@ -368,7 +368,7 @@ struct Nothing {
   KOKKOS_INLINE_FUNCTION void operator()(const index_t) const {}
 };
 
-TEST(TEST_CATEGORY, bind_moves_launches_to_the_new_instance) {
+TEST(TEST_CATEGORY, a_call_launches_on_its_own_instance) {
   // Two instances: independent ones where Kokkos can make them (partitions, Kokkos >= 4.0);
   // with Kokkos 3.4 copies of the one instance, when only the results below can be told apart.
   const std::vector<Space> instances = compat::make_instances(Space(), 2);
@@ -395,12 +395,13 @@ TEST(TEST_CATEGORY, bind_moves_launches_to_the_new_instance) {
   KernelRunner<Space> runner(instances[0], LoopSchedule::Flat);
   runner.points_levels("icondiff::test::before", {0, n / 2}, 0, nlev, MarkPointLevel{out, visits});
   runner.fence("icondiff::test::before");
-  runner.bind(instances[1]);
-  runner.points_levels("icondiff::test::after", {n / 2, n}, 0, nlev, MarkPointLevel{out, visits});
-  runner.levels("icondiff::test::after_levels", 0, nlev, MarkLevel{profile, level_visits});
-  runner.columns("icondiff::test::after_columns", {0, n}, PrefixSum{column_in, column_out, nlev});
-  // fence() waits for the bound instance: every result is there afterwards.
-  runner.fence("icondiff::test::after");
+  // A call on the other instance: its launches go there, and the runner keeps no instance.
+  const auto call = runner.on(instances[1]);
+  call.points_levels("icondiff::test::after", {n / 2, n}, 0, nlev, MarkPointLevel{out, visits});
+  call.levels("icondiff::test::after_levels", 0, nlev, MarkLevel{profile, level_visits});
+  call.columns("icondiff::test::after_columns", {0, n}, PrefixSum{column_in, column_out, nlev});
+  // The call's fence waits for its instance: every result is there afterwards.
+  call.fence("icondiff::test::after");
   compat::set_begin_parallel_for_callback(nullptr);
 
   std::map<std::string, std::uint32_t> id;

@@ -151,18 +151,18 @@ void Diffusion<ExecSpace>::check_neighbours_in_ranges() const {
 /// Kernels are asynchronous on device backends: an exchange must see their results (and since
 /// Kokkos 4.0 the default stream gives no implicit synchronisation with MPI).
 template <class ExecSpace>
-void Diffusion<ExecSpace>::fence_for_exchange() {
-  if (exchange_->needs_synchronization()) runner_.fence("icondiff::diffusion::before_exchange");
+void Diffusion<ExecSpace>::fence_for_exchange(const Launch& launch) {
+  if (exchange_->needs_synchronization()) launch.fence("icondiff::diffusion::before_exchange");
 }
 
 /// One exchange step, fence included, inside its region `label`.
 template <class ExecSpace>
-void Diffusion<ExecSpace>::exchange(const std::string& label, Location location, HaloField a,
-                                    HaloField b) {
+void Diffusion<ExecSpace>::exchange(const Launch& launch, const std::string& label,
+                                    Location location, HaloField a, HaloField b) {
   compat::ScopedRegion region(label);
   const HaloField fields[2] = {a, b};
-  fence_for_exchange();
-  exchange_->exchange(runner_.space(), location, fields, b.data ? 2 : 1);
+  fence_for_exchange(launch);
+  exchange_->exchange(launch.space(), location, fields, b.data ? 2 : 1);
 }
 
 template <class ExecSpace>
@@ -180,26 +180,26 @@ void Diffusion<ExecSpace>::run(const ExecSpace& space,
   check_state_extents(diagnostic, sizes, "diffusion: diagnostic");
   // The call's region (ICON's timer name); every step below pushes its own region inside it.
   compat::ScopedRegion region(diffusion_labels::call_region);
-  runner_.bind(space);
-  runner_.timed(diffusion_labels::run, [&] {
+  const Launch launch = runner_.on(space);
+  launch.timed(diffusion_labels::run, [&] {
     const HaloExchangeHandle vn_exchange =
-        run_steps_up_to_vn(diagnostic, prognostic, initial_run, dtime);
+        run_steps_up_to_vn(launch, diagnostic, prognostic, initial_run, dtime);
     if (strategy_ == DiffusionStrategy::Unfused)
-      run_w_unfused(diagnostic, prognostic);
+      run_w_unfused(launch, diagnostic, prognostic);
     else
-      run_w_fused(diagnostic, prognostic);
+      run_w_fused(launch, diagnostic, prognostic);
     {  // X4b
       compat::ScopedRegion wait_region(diffusion_labels::wait_exchange_vn);
       exchange_->wait(vn_exchange);
     }
-    if (config_.apply_to_temperature) run_theta_steps(prognostic);
-    run_final_exchanges(prognostic, initial_run);
+    if (config_.apply_to_temperature) run_theta_steps(launch, prognostic);
+    run_final_exchanges(launch, prognostic, initial_run);
   });
 }
 
 template <class ExecSpace>
 HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
-    const DiffusionDiagnosticState<memory_space>& diagnostic,
+    const Launch& launch, const DiffusionDiagnosticState<memory_space>& diagnostic,
     const DiffusionPrognosticState<memory_space>& prognostic, bool initial_run, double dtime) {
   using M = memory_space;
   namespace L = diffusion_labels;
@@ -213,49 +213,49 @@ HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
   const vp smag_offset = initial_run ? vp(0) : static_cast<vp>(params_.smag_offset);
 
   // S1
-  runner_.levels(L::scale_k, 0, nlev_,
-                 stencils::ScaleK<M>{t.enh_smag_fac, dtime, t.diff_multfac_smag});
+  launch.levels(L::scale_k, 0, nlev_,
+                stencils::ScaleK<M>{t.enh_smag_fac, dtime, t.diff_multfac_smag});
   // S2, X1
-  runner_.points_levels(L::rbf_before_nabla2, r.rbf_vertices, 0, nlev_,
-                        S::rbf_vec_interpol_vertex(in, prognostic.vn, t.u_vert, t.v_vert));
-  exchange(L::exchange_u_v_vert_before_nabla2, Location::Vertex, halo_field(t.u_vert),
+  launch.points_levels(L::rbf_before_nabla2, r.rbf_vertices, 0, nlev_,
+                       S::rbf_vec_interpol_vertex(in, prognostic.vn, t.u_vert, t.v_vert));
+  exchange(launch, L::exchange_u_v_vert_before_nabla2, Location::Vertex, halo_field(t.u_vert),
            halo_field(t.v_vert));
   // S3
-  runner_.points_levels(
+  launch.points_levels(
       L::nabla2_and_smag, r.nabla2_edges, 0, nlev_,
       S::nabla2_and_smag_coefficients_for_vn(in, t, prognostic.vn, smag_limit, smag_offset));
   // S4 (reads vn before S6 changes it)
   if (config_.computes_turbulence_diagnostics())
-    runner_.points_levels(
-        L::turbulence, r.turbulence_cells, 1, nlev_,
-        S::diagnostic_quantities_for_turbulence(in, t, diagnostic, prognostic.vn));
+    launch.points_levels(L::turbulence, r.turbulence_cells, 1, nlev_,
+                         S::diagnostic_quantities_for_turbulence(in, t, diagnostic, prognostic.vn));
   // X2, S5, X3
-  exchange(L::exchange_z_nabla2_e, Location::Edge, halo_field(t.z_nabla2_e));
-  runner_.points_levels(L::rbf_before_nabla4, r.rbf_vertices, 0, nlev_,
-                        S::rbf_vec_interpol_vertex(in, t.z_nabla2_e, t.u_vert, t.v_vert));
-  exchange(L::exchange_u_v_vert_before_nabla4, Location::Vertex, halo_field(t.u_vert),
+  exchange(launch, L::exchange_z_nabla2_e, Location::Edge, halo_field(t.z_nabla2_e));
+  launch.points_levels(L::rbf_before_nabla4, r.rbf_vertices, 0, nlev_,
+                       S::rbf_vec_interpol_vertex(in, t.z_nabla2_e, t.u_vert, t.v_vert));
+  exchange(launch, L::exchange_u_v_vert_before_nabla4, Location::Vertex, halo_field(t.u_vert),
            halo_field(t.v_vert));
   // S6
-  runner_.points_levels(L::vn, r.vn_edges, 0, nlev_,
-                        S::apply_diffusion_to_vn(in, t, params_, diff_multfac_vn,
-                                                 r.start_2nd_nudge_line, prognostic.vn));
+  launch.points_levels(L::vn, r.vn_edges, 0, nlev_,
+                       S::apply_diffusion_to_vn(in, t, params_, diff_multfac_vn,
+                                                r.start_2nd_nudge_line, prognostic.vn));
   // X4a: the vn exchange runs while w is diffused.
   compat::ScopedRegion start_region(L::start_exchange_vn);
-  fence_for_exchange();
+  fence_for_exchange(launch);
   const HaloField vn_field = halo_field(prognostic.vn);
-  return exchange_->start(runner_.space(), Location::Edge, &vn_field, 1);
+  return exchange_->start(launch.space(), Location::Edge, &vn_field, 1);
 }
 
 template <class ExecSpace>
 void Diffusion<ExecSpace>::run_final_exchanges(
-    const DiffusionPrognosticState<memory_space>& prognostic, bool initial_run) {
+    const Launch& launch, const DiffusionPrognosticState<memory_space>& prognostic,
+    bool initial_run) {
   // X5, X6: only in the initial run or without NWP/AES physics (those exchange later anyway).
   namespace L = diffusion_labels;
   if (!config_.exchanges_at_end(initial_run)) return;
   if (config_.apply_to_temperature)
-    exchange(L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
+    exchange(launch, L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
              halo_field(prognostic.exner));
-  exchange(L::exchange_w, Location::Cell, halo_field(prognostic.w));
+  exchange(launch, L::exchange_w, Location::Cell, halo_field(prognostic.w));
 }
 
 template <class ExecSpace>
@@ -263,41 +263,42 @@ void Diffusion<ExecSpace>::exchange_prognostic_halos(
     const ExecSpace& space, const DiffusionPrognosticState<memory_space>& prognostic) {
   if (!exchange_->needs_synchronization()) return;
   check_state_extents(prognostic, inputs_.sizes(), "diffusion: prognostic");
-  runner_.bind(space);
+  const Launch launch = runner_.on(space);
   namespace L = diffusion_labels;
-  exchange(L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
+  exchange(launch, L::exchange_theta_v_exner, Location::Cell, halo_field(prognostic.theta_v),
            halo_field(prognostic.exner));
-  exchange(L::exchange_w, Location::Cell, halo_field(prognostic.w));
+  exchange(launch, L::exchange_w, Location::Cell, halo_field(prognostic.w));
 }
 
 template <class ExecSpace>
 void Diffusion<ExecSpace>::run_theta_steps(
-    const DiffusionPrognosticState<memory_space>& prognostic) {
+    const Launch& launch, const DiffusionPrognosticState<memory_space>& prognostic) {
   using M = memory_space;
   namespace L = diffusion_labels;
   namespace S = diffusion_stencils;
   const DiffusionRanges& r = ranges_;
   // S9, S10, S11
-  runner_.points_levels(L::cold_pools, r.cold_pool_edges, nlev_ - 2, nlev_,
-                        S::enhanced_diffusion_coefficients_for_grid_point_cold_pools(
-                            inputs_, tmp_, params_, prognostic.theta_v));
-  runner_.points_levels(L::copy_theta, r.all_cells, 0, nlev_,
-                        stencils::CopyField<wp, M>{prognostic.theta_v, tmp_.theta_v_tmp});
-  runner_.points_levels(L::theta, r.turbulence_cells, 0, nlev_,
-                        S::apply_diffusion_to_theta_and_exner(
-                            inputs_, tmp_, params_, config_.apply_zdiffusion_t, prognostic));
+  launch.points_levels(L::cold_pools, r.cold_pool_edges, nlev_ - 2, nlev_,
+                       S::enhanced_diffusion_coefficients_for_grid_point_cold_pools(
+                           inputs_, tmp_, params_, prognostic.theta_v));
+  launch.points_levels(L::copy_theta, r.all_cells, 0, nlev_,
+                       stencils::CopyField<wp, M>{prognostic.theta_v, tmp_.theta_v_tmp});
+  launch.points_levels(L::theta, r.turbulence_cells, 0, nlev_,
+                       S::apply_diffusion_to_theta_and_exner(
+                           inputs_, tmp_, params_, config_.apply_zdiffusion_t, prognostic));
 }
 
 template <class ExecSpace>
-void Diffusion<ExecSpace>::run_w_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+void Diffusion<ExecSpace>::run_w_unfused(const Launch& launch,
+                                         const DiffusionDiagnosticState<memory_space>& diagnostic,
                                          const DiffusionPrognosticState<memory_space>& prognostic) {
   using M = memory_space;
   namespace L = diffusion_labels;
   const DiffusionRanges& r = ranges_;
   // S7, S8
-  runner_.points_levels(L::copy_w, r.all_cells, 0, nlev_ + 1,
-                        stencils::CopyField<wp, M>{prognostic.w, tmp_.w_tmp});
-  runner_.points_levels(
+  launch.points_levels(L::copy_w, r.all_cells, 0, nlev_ + 1,
+                       stencils::CopyField<wp, M>{prognostic.w, tmp_.w_tmp});
+  launch.points_levels(
       L::w, r.w_cells, 0, nlev_,
       diffusion_stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(
           inputs_, tmp_, params_, static_cast<int>(config_.shear_type), nrd_ + 1, r.w_updated_cells,
@@ -305,7 +306,8 @@ void Diffusion<ExecSpace>::run_w_unfused(const DiffusionDiagnosticState<memory_s
 }
 
 template <class ExecSpace>
-void Diffusion<ExecSpace>::run_w_fused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+void Diffusion<ExecSpace>::run_w_fused(const Launch& launch,
+                                       const DiffusionDiagnosticState<memory_space>& diagnostic,
                                        const DiffusionPrognosticState<memory_space>& prognostic) {
   namespace L = diffusion_labels;
   namespace S = diffusion_stencils;
@@ -314,10 +316,10 @@ void Diffusion<ExecSpace>::run_w_fused(const DiffusionDiagnosticState<memory_spa
   // the in-place update of the interior cells, which reads only its own w and stored Laplacians.
   const bool gradients =
       config_.shear_type == TurbulenceShearForcingType::VerticalHorizontalOfHorizontalVerticalWind;
-  runner_.points_levels(
+  launch.points_levels(
       L::w_nabla2, r.w_cells, 0, nlev_,
       S::nabla2_for_w_and_horizontal_gradients(inputs_, tmp_, gradients, diagnostic, prognostic.w));
-  runner_.points_levels(
+  launch.points_levels(
       L::w_update, r.w_updated_cells, 0, nlev_,
       S::apply_nabla4_and_damping_to_w(inputs_, tmp_, params_, nrd_ + 1, prognostic.w));
 }

@@ -194,9 +194,8 @@ void Dycore<ExecSpace>::compute_rho_theta_pgrad_and_update_vn(
   body.end_edge_nudging = g.range(Location::Edge, Zone::Nudging).end;
   body.end_edge_halo = g.range(Location::Edge, Zone::Halo).end;
 
-  runner_.bind(space);
-  runner_.points_levels(dycore_labels::rho_theta_pgrad, domain.horizontal, domain.vertical_start,
-                        domain.vertical_end, body);
+  runner_.on(space).points_levels(dycore_labels::rho_theta_pgrad, domain.horizontal,
+                                  domain.vertical_start, domain.vertical_end, body);
 }
 
 template <class ExecSpace>
@@ -251,9 +250,8 @@ void Dycore<ExecSpace>::apply_divergence_damping_and_update_vn(
   body.max_nudging_coefficient = config_.max_nudging_coefficient;
   body.dbl_eps = physics::dbl_eps;
 
-  runner_.bind(space);
-  runner_.points_levels(dycore_labels::divergence_damping, domain.horizontal, domain.vertical_start,
-                        domain.vertical_end, body);
+  runner_.on(space).points_levels(dycore_labels::divergence_damping, domain.horizontal,
+                                  domain.vertical_start, domain.vertical_end, body);
 }
 
 namespace {
@@ -346,11 +344,11 @@ void Dycore<ExecSpace>::vertically_implicit_solver_at_predictor_step(
   body.dwdz_at_cells_on_model_levels = args.dwdz_at_cells_on_model_levels;
   body.compute_dwdz = static_cast<int>(config_.divdamp_type) >= 3;
 
-  runner_.bind(space);
-  runner_.points_levels(dycore_labels::contravariant_correction, interpolation.horizontal,
-                        interpolation.vertical_start, interpolation.vertical_end, interpolate);
-  runner_.column_blocks(dycore_labels::solver_predictor, solver.horizontal, body,
-                        options_.column_blocks);
+  const auto launch = runner_.on(space);
+  launch.points_levels(dycore_labels::contravariant_correction, interpolation.horizontal,
+                       interpolation.vertical_start, interpolation.vertical_end, interpolate);
+  launch.column_blocks(dycore_labels::solver_predictor, solver.horizontal, body,
+                       options_.column_blocks);
 }
 
 template <class ExecSpace>
@@ -381,9 +379,8 @@ void Dycore<ExecSpace>::vertically_implicit_solver_at_corrector_step(
   body.advection_explicit_weight_parameter = config_.advection_explicit_weight_parameter();
   body.advection_implicit_weight_parameter = config_.advection_implicit_weight_parameter();
 
-  runner_.bind(space);
-  runner_.column_blocks(dycore_labels::solver_corrector, solver.horizontal, body,
-                        options_.column_blocks);
+  runner_.on(space).column_blocks(dycore_labels::solver_corrector, solver.horizontal, body,
+                                  options_.column_blocks);
 }
 
 #define ICONDIFF_INSTANTIATE_DYCORE(SPACE) template class Dycore<SPACE>;

@@ -3,8 +3,9 @@
 // granule uses it today; the dycore stencils use the same launches, including column bodies
 // (one point, its own loop over k) for the tridiagonal solves of the vertically implicit solver.
 //
-// The instance can change between calls (bind()), so a caller can run a granule on the stream
-// of its choice per call (ArborX style); the schedule and timers stay.
+// The instance travels with each call (on(space) makes the call's Launch; ArborX style): the
+// runner itself holds only the schedule, level block and timers, so one granule can run calls on
+// several instances (streams, OpenMP partitions) at once.
 //
 // Every launch runs inside a Kokkos profiling region, the step's region (region_name(): the label
 // without its namespace), timer fences included, so a Tools connector shows each step of a granule
@@ -21,6 +22,8 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace icondiff {
@@ -44,13 +47,20 @@ template <class ExecSpace>
 class KernelRunner {
  public:
   using execution_space = ExecSpace;
+  class Launch;
 
   explicit KernelRunner(const ExecSpace& space = ExecSpace(),
                         LoopSchedule schedule = default_loop_schedule<ExecSpace>())
       : space_(space), schedule_(schedule) {}
 
-  /// The instance the following launches are enqueued on.
-  void bind(const ExecSpace& space) { space_ = space; }
+  /// The launches of one call on `space`. A granule makes one per call from the instance the
+  /// call was given (ArborX style) and never stores it, so one granule can serve calls on several
+  /// instances (streams, OpenMP partitions) at once; the schedule, level block and timers are the
+  /// runner's.
+  Launch on(const ExecSpace& space) const { return Launch(*this, space); }
+
+  /// The instance of the launches made on the runner itself (one-instance callers: tests,
+  /// benchmarks); granules launch through on(space) instead.
   const ExecSpace& space() const { return space_; }
 
   void set_schedule(LoopSchedule schedule) { schedule_ = schedule; }
@@ -66,111 +76,164 @@ class KernelRunner {
   }
   index_t level_block() const { return level_block_; }
 
-  /// Attaches per-kernel timers (a fence before and after every kernel) or detaches them.
+  /// Attaches per-kernel timers (a fence before and after every kernel) or detaches them. Timed
+  /// calls fence their instance around every kernel; timers are for one call at a time.
   void set_timers(KernelTimers* timers) { timers_ = timers; }
   KernelTimers* timers() const { return timers_; }
-
-  /// body(point, level) for every point in `points` and level in [level_begin, level_end), with
-  /// the runner's loop schedule, inside the region region_name(label). Empty ranges launch nothing
-  /// (the region is still pushed: the step ran, with nothing to do).
-  template <class Body>
-  void points_levels(const std::string& label, IndexRange points, index_t level_begin,
-                     index_t level_end, const Body& body) {
-    compat::ScopedRegion region(region_name(label));
-    timed(label, [&] {
-      parallel_for_points_levels(label, space_, points, level_begin, level_end, body, schedule_,
-                                 level_block_);
-    });
-  }
-
-  /// body(level) for level in [level_begin, level_end): vertical profiles (inside the region
-  /// region_name(label)).
-  template <class Body>
-  void levels(const std::string& label, index_t level_begin, index_t level_end, const Body& body) {
-    compat::ScopedRegion region(region_name(label));
-    timed(label, [&] { parallel_for_levels(label, space_, level_begin, level_end, body); });
-  }
-
-  /// body(point) for every point in `points`: a column body that loops over its own levels, for
-  /// recurrences in k (tridiagonal sweeps). One thread per column, consecutive threads on
-  /// consecutive points, so with FieldLayout (point fastest) every level's loads coalesce on GPUs
-  /// and CPU threads get contiguous blocks of columns. Inside the region region_name(label).
-  template <class Body>
-  void columns(const std::string& label, IndexRange points, const Body& body) {
-    compat::ScopedRegion region(region_name(label));
-    if (points.empty()) return;
-    timed(label, [&] {
-      Kokkos::parallel_for(label,
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
-                               space_, points.start, points.end),
-                           body);
-    });
-  }
-
-  /// The same columns in blocks of Body::block_size consecutive points, each block by
-  /// body.columns(begin, end), which walks the levels with the block's points innermost: on CPUs
-  /// every level's loads are then unit-stride streams (ICON's nproma loops) instead of one
-  /// stride-nproma access per level. Falls back to columns() where `blocked` is false (GPUs:
-  /// one thread per column already coalesces).
-  template <class Body>
-  void column_blocks(const std::string& label, IndexRange points, const Body& body, bool blocked) {
-    if (!blocked) {
-      columns(label, points, body);
-      return;
-    }
-    compat::ScopedRegion region(region_name(label));
-    if (points.empty()) return;
-    const index_t blocks = (points.size() + Body::block_size - 1) / Body::block_size;
-    timed(label, [&] {
-      Kokkos::parallel_for(
-          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
-          detail::ColumnBlock<Body>{body, points.start, points.end});
-    });
-  }
 
   /// The profiling region of the launches labelled `label`: the label without its namespace
   /// ("icondiff::diffusion::apply_diffusion_to_vn" -> "apply_diffusion_to_vn"), the step's name in
   /// ICON4Py and in the built-in timer table. It must differ from the kernel's label: tools that
   /// key by name alone (kp_kernel_timer) would merge a region and a kernel of the same name. Kept
-  /// per label, so only a label's first launch with a tool loaded allocates; without a tool the
-  /// label itself is returned (pushRegion then does nothing with it).
-  const std::string& region_name(const std::string& label) {
+  /// per label (behind a lock: calls on several instances may ask at once), so only a label's
+  /// first launch with a tool loaded allocates; without a tool the label itself is returned
+  /// (pushRegion then does nothing with it).
+  const std::string& region_name(const std::string& label) const {
     if (!compat::tools_loaded()) return label;
-    auto it = region_names_.find(label);
-    if (it == region_names_.end()) {
+    RegionNames& names = *region_names_;
+    const std::lock_guard<std::mutex> lock(names.mutex);
+    auto it = names.by_label.find(label);
+    if (it == names.by_label.end()) {
       const auto colons = label.rfind("::");
-      it = region_names_
+      it = names.by_label
                .emplace(label, colons == std::string::npos ? label : label.substr(colons + 2))
                .first;
     }
     return it->second;
   }
 
-  /// Waits for every kernel enqueued so far on the instance (before an exchange reads the
-  /// fields; since Kokkos 4.0 the default stream no longer synchronises implicitly with MPI).
-  void fence(const std::string& label) { compat::fence(space_, label); }
-
-  /// Times `what` under `label` when timers are attached (fenced on both sides), else runs it.
-  template <class F>
-  void timed(const std::string& label, F&& what) {
-    if (!timers_) {
-      what();
-      return;
-    }
-    compat::fence(space_, label);
-    const auto t0 = std::chrono::steady_clock::now();
-    what();
-    compat::fence(space_, label);
-    timers_->record(label,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  // ---- The launches on the runner's own instance (see on()).
+  template <class Body>
+  void points_levels(const std::string& label, IndexRange points, index_t level_begin,
+                     index_t level_end, const Body& body) const {
+    on(space_).points_levels(label, points, level_begin, level_end, body);
   }
+  template <class Body>
+  void levels(const std::string& label, index_t level_begin, index_t level_end,
+              const Body& body) const {
+    on(space_).levels(label, level_begin, level_end, body);
+  }
+  template <class Body>
+  void columns(const std::string& label, IndexRange points, const Body& body) const {
+    on(space_).columns(label, points, body);
+  }
+  template <class Body>
+  void column_blocks(const std::string& label, IndexRange points, const Body& body,
+                     bool blocked) const {
+    on(space_).column_blocks(label, points, body, blocked);
+  }
+  void fence(const std::string& label) const { on(space_).fence(label); }
+  template <class F>
+  void timed(const std::string& label, F&& what) const {
+    on(space_).timed(label, std::forward<F>(what));
+  }
+
+  /// The launches of one call: the runner's settings and the call's instance. Cheap to make
+  /// (a pointer and an instance handle); valid while the runner lives.
+  class Launch {
+   public:
+    Launch(const KernelRunner& runner, const ExecSpace& space) : runner_(&runner), space_(space) {}
+
+    const ExecSpace& space() const { return space_; }
+
+    /// body(point, level) for every point in `points` and level in [level_begin, level_end),
+    /// with the runner's loop schedule, inside the region region_name(label). Empty ranges launch
+    /// nothing (the region is still pushed: the step ran, with nothing to do).
+    template <class Body>
+    void points_levels(const std::string& label, IndexRange points, index_t level_begin,
+                       index_t level_end, const Body& body) const {
+      compat::ScopedRegion region(runner_->region_name(label));
+      timed(label, [&] {
+        parallel_for_points_levels(label, space_, points, level_begin, level_end, body,
+                                   runner_->schedule_, runner_->level_block_);
+      });
+    }
+
+    /// body(level) for level in [level_begin, level_end): vertical profiles (inside the region
+    /// region_name(label)).
+    template <class Body>
+    void levels(const std::string& label, index_t level_begin, index_t level_end,
+                const Body& body) const {
+      compat::ScopedRegion region(runner_->region_name(label));
+      timed(label, [&] { parallel_for_levels(label, space_, level_begin, level_end, body); });
+    }
+
+    /// body(point) for every point in `points`: a column body that loops over its own levels,
+    /// for recurrences in k (tridiagonal sweeps). One thread per column, consecutive threads on
+    /// consecutive points, so with FieldLayout (point fastest) every level's loads coalesce on
+    /// GPUs and CPU threads get contiguous blocks of columns. Inside the region
+    /// region_name(label).
+    template <class Body>
+    void columns(const std::string& label, IndexRange points, const Body& body) const {
+      compat::ScopedRegion region(runner_->region_name(label));
+      if (points.empty()) return;
+      timed(label, [&] {
+        Kokkos::parallel_for(label,
+                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+                                 space_, points.start, points.end),
+                             body);
+      });
+    }
+
+    /// The same columns in blocks of Body::block_size consecutive points, each block by
+    /// body.columns(begin, end), which walks the levels with the block's points innermost: on
+    /// CPUs every level's loads are then unit-stride streams (ICON's nproma loops) instead of
+    /// one stride-nproma access per level. Falls back to columns() where `blocked` is false
+    /// (GPUs: one thread per column already coalesces).
+    template <class Body>
+    void column_blocks(const std::string& label, IndexRange points, const Body& body,
+                       bool blocked) const {
+      if (!blocked) {
+        columns(label, points, body);
+        return;
+      }
+      compat::ScopedRegion region(runner_->region_name(label));
+      if (points.empty()) return;
+      const index_t blocks = (points.size() + Body::block_size - 1) / Body::block_size;
+      timed(label, [&] {
+        Kokkos::parallel_for(
+            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
+            detail::ColumnBlock<Body>{body, points.start, points.end});
+      });
+    }
+
+    /// Waits for every kernel enqueued so far on the instance (before an exchange reads the
+    /// fields; since Kokkos 4.0 the default stream no longer synchronises implicitly with MPI).
+    void fence(const std::string& label) const { compat::fence(space_, label); }
+
+    /// Times `what` under `label` when timers are attached (fenced on both sides), else runs it.
+    template <class F>
+    void timed(const std::string& label, F&& what) const {
+      KernelTimers* timers = runner_->timers_;
+      if (!timers) {
+        what();
+        return;
+      }
+      compat::fence(space_, label);
+      const auto t0 = std::chrono::steady_clock::now();
+      what();
+      compat::fence(space_, label);
+      timers->record(label,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+
+   private:
+    const KernelRunner* runner_;
+    ExecSpace space_;
+  };
 
  private:
   ExecSpace space_;
   LoopSchedule schedule_;
   index_t level_block_ = 1;
   KernelTimers* timers_ = nullptr;
-  std::map<std::string, std::string, std::less<>> region_names_;
+  // Shared by copies of the runner (a std::map's nodes never move: the references region_name
+  // returns stay valid while any copy lives).
+  struct RegionNames {
+    std::mutex mutex;
+    std::map<std::string, std::string, std::less<>> by_label;
+  };
+  std::shared_ptr<RegionNames> region_names_ = std::make_shared<RegionNames>();
 };
 
 }  // namespace icondiff

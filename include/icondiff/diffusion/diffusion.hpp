@@ -119,25 +119,33 @@ class Diffusion {
   const DiffusionRanges& ranges() const { return ranges_; }
 
  private:
+  /// The launches of one call on the call's instance (KernelRunner::on): every step below takes
+  /// it, so the instance travels with the call and is never stored in the granule.
+  using Launch = typename KernelRunner<ExecSpace>::Launch;
+
   void check_neighbours_in_ranges() const;
   /// One exchange step (X1-X3, X5, X6) inside its profiling region `label`.
-  void exchange(const std::string& label, Location location, HaloField a, HaloField b = {});
-  void fence_for_exchange();
+  void exchange(const Launch& launch, const std::string& label, Location location, HaloField a,
+                HaloField b = {});
+  void fence_for_exchange(const Launch& launch);
 
   /// S1-S6 and the start of the vn exchange (X4a): the same kernels in both strategies.
-  HaloExchangeHandle run_steps_up_to_vn(const DiffusionDiagnosticState<memory_space>& diagnostic,
+  HaloExchangeHandle run_steps_up_to_vn(const Launch& launch,
+                                        const DiffusionDiagnosticState<memory_space>& diagnostic,
                                         const DiffusionPrognosticState<memory_space>& prognostic,
                                         bool initial_run, double dtime);
   /// S9, S10, S11 (temperature): the same kernels in both strategies.
-  void run_theta_steps(const DiffusionPrognosticState<memory_space>& prognostic);
+  void run_theta_steps(const Launch& launch,
+                       const DiffusionPrognosticState<memory_space>& prognostic);
   /// X5 and X6.
-  void run_final_exchanges(const DiffusionPrognosticState<memory_space>& prognostic,
+  void run_final_exchanges(const Launch& launch,
+                           const DiffusionPrognosticState<memory_space>& prognostic,
                            bool initial_run);
   /// S7, S8 as ICON4Py (copy of w, one program).
-  void run_w_unfused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+  void run_w_unfused(const Launch& launch, const DiffusionDiagnosticState<memory_space>& diagnostic,
                      const DiffusionPrognosticState<memory_space>& prognostic);
   /// S7, S8 without the copy: Laplacian once, then the in-place update.
-  void run_w_fused(const DiffusionDiagnosticState<memory_space>& diagnostic,
+  void run_w_fused(const Launch& launch, const DiffusionDiagnosticState<memory_space>& diagnostic,
                    const DiffusionPrognosticState<memory_space>& prognostic);
 
   DiffusionConfig config_;
