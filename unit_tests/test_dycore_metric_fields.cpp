@@ -20,7 +20,6 @@
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/physical_constants.hpp>
-#include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/dycore_metric_fields.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/geometry/metric_fields.hpp>
@@ -36,8 +35,6 @@
 
 namespace icondiff {
 namespace {
-
-constexpr double deg = 3.14159265358979323846 / 180.0;
 
 /// Cell-to-vertex weights that sum to one over each vertex's cells (the checks below hold for any
 /// such weights; ICON's area weights are compared with ICON4Py's in compare_factories.py).
@@ -62,16 +59,6 @@ struct Case {
   HostDycoreMetricFields dycore;
 };
 
-/// The centre of a grid's cells (degrees), where the hill goes.
-void centre_of(const Grid& g, double& lon_deg, double& lat_deg) {
-  sphere::Vec3 sum;
-  for (index_t c = 0; c < g.num_cells; ++c)
-    sum = sum + sphere::to_cartesian(g.cell_lon[c], g.cell_lat[c]);
-  const sphere::Vec3 centre = sphere::normalize(sum);
-  lon_deg = sphere::longitude(centre) / deg;
-  lat_deg = sphere::latitude(centre) / deg;
-}
-
 /// [global, limited area] × [flat, hill], 30 levels up to 23.5 km, built once per program.
 const std::vector<std::unique_ptr<Case>>& cases() {
   static const std::vector<std::unique_ptr<Case>> all = [] {
@@ -85,7 +72,7 @@ const std::vector<std::unique_ptr<Case>>& cases() {
         k->vertical.rayleigh_damping_height = 15000.0;
         if (hill) {
           double lon = 0, lat = 0;
-          centre_of(k->grid, lon, lat);
+          test::centre_of(k->grid, lon, lat);
           // 3 km high, at least three edge lengths wide: a height step of hundreds of metres
           // between neighbours on every grid, slopes above thslp_zdiffu over rows of cells.
           double mean_edge = 0.0;

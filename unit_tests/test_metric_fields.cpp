@@ -13,6 +13,7 @@
 // Bit-for-bit agreement with ICON4Py's NumPy/GT4Py code is not testable here (no ICON4Py in the
 // build); see docs/dev/metrics.md for the one-off comparison.
 #include "support/grid_files.hpp"
+#include "support/test_grids.hpp"
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/sphere.hpp>
@@ -84,16 +85,6 @@ HostMetricFields metrics_on(const Case& k, const VerticalGridConfig& vertical,
 MetricsConfig with_topography(MetricsConfig config, const TopographyConfig& topography) {
   config.topography = topography;
   return config;
-}
-
-/// The centre of a grid's cells (degrees), for a mountain in the middle of a LAM domain.
-void centre_of(const Grid& g, double& lon_deg, double& lat_deg) {
-  sphere::Vec3 sum;
-  for (index_t c = 0; c < g.num_cells; ++c)
-    sum = sum + sphere::to_cartesian(g.cell_lon[c], g.cell_lat[c]);
-  const sphere::Vec3 centre = sphere::normalize(sum);
-  lon_deg = sphere::longitude(centre) / deg;
-  lat_deg = sphere::latitude(centre) / deg;
 }
 
 // ---- Checks -------------------------------------------------------------------------------------
@@ -516,7 +507,7 @@ TEST(MetricFields, MountainOnTheRealLimitedAreaGrid) {
   const Case& k = file_case(path);
   ASSERT_TRUE(k.grid.limited_area);
   double lon = 0, lat = 0;
-  centre_of(k.grid, lon, lat);
+  test::centre_of(k.grid, lon, lat);
   const VerticalGridConfig vc = mch_ch_r04b09_vertical_config();
   expect_flat(k.grid, vc, metrics_on(k, vc, mch_ch_r04b09_metrics_config()));
   const MetricsConfig mc = with_topography(mch_ch_r04b09_metrics_config(),

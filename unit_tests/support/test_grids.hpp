@@ -5,6 +5,7 @@
 
 #include "grid_files.hpp"
 
+#include <icondiff/core/sphere.hpp>
 #include <icondiff/grid/grid.hpp>
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/io/grid_source.hpp>
@@ -48,6 +49,17 @@ inline std::vector<GridCase> global_and_lam_grids(bool use_real_files = true) {
 inline std::vector<GridCase> granule_test_grids() {
   const char* choice = std::getenv("ICONDIFF_TEST_GRIDS");
   return global_and_lam_grids(choice == nullptr || std::string(choice) != "generated");
+}
+
+/// The centre of a grid's cells (degrees), e.g. for a mountain in the middle of a LAM domain.
+inline void centre_of(const Grid& g, double& lon_deg, double& lat_deg) {
+  constexpr double deg = 3.14159265358979323846 / 180.0;
+  sphere::Vec3 sum;
+  for (index_t c = 0; c < g.num_cells; ++c)
+    sum = sum + sphere::to_cartesian(g.cell_lon[c], g.cell_lat[c]);
+  const sphere::Vec3 centre = sphere::normalize(sum);
+  lon_deg = sphere::longitude(centre) / deg;
+  lat_deg = sphere::latitude(centre) / deg;
 }
 
 }  // namespace icondiff::test
