@@ -123,27 +123,46 @@ void write_static_fields_file(const std::string& path, const HostStaticInputs& i
       },
       statics);
 
-  // The vertical coordinate and the surface the fields were computed on.
-  const auto extra = [&](const char* name, const std::vector<std::string>& dims, const char* units,
-                         const char* long_name, std::vector<double> values) {
-    nc.variable(name, NC_DOUBLE, dims);
-    nc.text(name, "units", units);
-    nc.text(name, "long_name", long_name);
-    puts.push_back([&nc, name, v = std::move(values)] { nc.put(name, v); });
+  // The vertical coordinate and the surface the fields were computed on, and the vertical
+  // profiles: described here (they are not horizontal fields of the list), with the same five
+  // attributes.
+  struct Extra {
+    const char* name;
+    std::vector<std::string> dims;
+    const char* units;
+    const char* long_name;
+    const char* icon_name;
+    const char* icon4py_name;
+    const char* used_by;
   };
-  extra("vct_a", {"nlev_half"}, "m", "nominal heights of the half levels (top first)",
+  const auto extra = [&](const Extra& e, std::vector<double> values) {
+    nc.variable(e.name, NC_DOUBLE, e.dims);
+    nc.text(e.name, "units", e.units);
+    nc.text(e.name, "long_name", e.long_name);
+    nc.text(e.name, "icon_name", e.icon_name);
+    nc.text(e.name, "icon4py_name", e.icon4py_name);
+    nc.text(e.name, "used_by", e.used_by);
+    puts.push_back([&nc, name = std::string(e.name), v = std::move(values)] { nc.put(name, v); });
+  };
+  const char* factories = "the metric factories (input)";
+  extra({"vct_a", {"nlev_half"}, "m", "nominal heights of the half levels (top first)",
+         "vct_a (mo_vertical_grid)", "VerticalGrid.interface_physical_height", factories},
         in.metrics.vertical.vct_a);
-  extra("topography_c", {"cell"}, "m", "surface height", in.metrics.topography);
-  extra("z_ifc", {"nlev_half", "cell"}, "m", "height of the half levels",
+  extra({"topography_c", {"cell"}, "m", "surface height", "ext_data%atm%topography_c",
+         "MetricsFieldsFactory topography", factories},
+        in.metrics.topography);
+  extra({"z_ifc", {"nlev_half", "cell"}, "m", "height of the half levels", "p_nh%metrics%z_ifc",
+         "metrics_attributes.CELL_HEIGHT_ON_HALF_LEVEL", factories},
         point_fastest(in.metrics.z_ifc));
   if (statics.rayleigh_w.data() != nullptr) {
-    extra("rayleigh_w", {"nlev_half"}, "s-1",
-          "Klemp's Rayleigh damping coefficient of w (p_nh%metrics%rayleigh_w)",
+    extra({"rayleigh_w", {"nlev_half"}, "s-1", "Klemp's Rayleigh damping coefficient of w",
+           "p_nh%metrics%rayleigh_w", "MetricStateNonHydro.rayleigh_w", "solve_nh"},
           point_fastest(statics.rayleigh_w));
-    extra(
-        "scaling_factor_for_3d_divdamp", {"nlev"}, "1",
-        "vertical profile of the dw/dz term of the divergence damping (p_nh%metrics%scalfac_dd3d)",
-        point_fastest(statics.scaling_factor_for_3d_divdamp));
+    extra({"scaling_factor_for_3d_divdamp", {"nlev"}, "1",
+           "vertical profile of the dw/dz term of the divergence damping",
+           "p_nh%metrics%scalfac_dd3d", "MetricStateNonHydro.scaling_factor_for_3d_divdamp",
+           "apply_divergence_damping_and_update_vn, solve_nh"},
+          point_fastest(statics.scaling_factor_for_3d_divdamp));
   }
   nc.end_definitions();
   for (const auto& put : puts) put();

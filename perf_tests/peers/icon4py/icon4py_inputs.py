@@ -540,12 +540,15 @@ def make_factories(
     thslp_zdiffu: float,
     thhgtd_zdiffu: float,
     max_nudging_coefficient: float = 0.375,
+    metrics_config: dict | None = None,
 ):
     """ICON4Py's GridGeometry, InterpolationFieldsFactory and MetricsFieldsFactory for a grid
     file, as ICON4Py's own benchmark fixtures build them (testing/fixtures/benchmark.py).
 
     `vertical_config`: keyword arguments of ``VerticalGridConfig`` (model_top_height,
     lowest_layer_thickness, stretch_factor, rayleigh_damping_height, ...).
+    `metrics_config`: further keyword arguments of ``MetricsConfig`` (exner_expol, vwind_offctr,
+    rayleigh_coeff, divdamp_trans_start, ...); ICON4Py's defaults for the ones not given.
     Returns (grid_manager, geometry, interpolation, metrics, vertical_grid).
     """
     from icon4py.model.common.grid import geometry as grid_geometry
@@ -589,7 +592,8 @@ def make_factories(
         geometry_source=geometry,
         topography=gtx.as_field((dims.CellDim,), np.asarray(topography, np.float64), allocator=alloc),
         interpolation_source=interpolation,
-        config=metrics_factory.MetricsConfig(thslp_zdiffu=thslp_zdiffu, thhgtd_zdiffu=thhgtd_zdiffu),
+        config=metrics_factory.MetricsConfig(thslp_zdiffu=thslp_zdiffu, thhgtd_zdiffu=thhgtd_zdiffu,
+                                             **(metrics_config or {})),
         backend=concrete,
         metadata=metrics_attributes.attrs,
     )

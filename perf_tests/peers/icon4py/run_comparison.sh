@@ -4,6 +4,8 @@
 #   1. compare_granule.py   ICON4Py's diffusion granule on icondiff's init savepoints vs icondiff's
 #                           exit savepoints (itype_sher 0/2 x l_zdiffu_t 0/1 x initial_run on/off)
 #   2. compare_factories.py ICON4Py's geometry/interpolation/metrics factories vs icondiff's
+#                           diffusion savepoint, then (--statics, once `icondiff grid-info` has
+#                           --statics) vs icondiff's statics file of solve_nh_init's fields
 #   3. compare_stencils.py  stencil by stencil (when present; --quick passed through)
 #   4. compare_dycore.py    the dycore programs (compute_rho_theta_pgrad_and_update_vn,
 #                           apply_divergence_damping_and_update_vn) bit for bit; 20 levels
@@ -121,6 +123,20 @@ else
     --workdir "$work/factories" --grid R02B03 "$global_grid" --grid R19B04-LAM "$lam_grid" \
     --grid gen-R2B4 generate:R2B4 \
     --markdown "$out/factories.md" --json "$out/factories.json"
+fi
+# solve_nh_init's statics: icondiff grid-info --statics against ICON4Py's factories (only once
+# icondiff's grid-info has --statics)
+if "$icondiff" grid-info --help 2>/dev/null | grep -q -- '--statics'; then
+  if [ "$quick" = 1 ]; then
+    step statics "${python[@]}" "$here/compare_factories.py" --statics --icondiff "$icondiff" \
+      --nlev 20 --grid R19B04-LAM "$lam_grid" --markdown "$out/statics.md" --json "$out/statics.json"
+  else
+    step statics "${python[@]}" "$here/compare_factories.py" --statics --icondiff "$icondiff" \
+      --nlev 65 --workdir "$work/statics" --grid R02B03 "$global_grid" --grid R19B04-LAM "$lam_grid" \
+      --grid gen-R2B4 generate:R2B4 --markdown "$out/statics.md" --json "$out/statics.json"
+  fi
+else
+  log "statics: skipped ($icondiff grid-info has no --statics option yet)"
 fi
 if [ -f "$stencils_script" ]; then
   quick_arg=()
