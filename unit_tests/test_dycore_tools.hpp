@@ -1,0 +1,252 @@
+// The dycore programs as a Kokkos Tools connector sees them (the granule recipe, issue 32 item 3):
+// in-process Tools callbacks record every kernel, region push and pop, allocation, deep copy and
+// fence during one call of each of the four programs, and check that
+//   - every kernel's label starts with icondiff::dycore:: and is one of the program's kernels,
+//   - every kernel runs inside a region named after its kernel (the label without the namespace,
+//     KernelRunner::region_name), and no region has a kernel's name,
+//   - nothing is allocated, deep-copied or fenced inside a call,
+//   - regions are balanced.
+// The statics come from icondiff's own factories (setup/static_fields_setup.hpp), so this is also
+// the four programs running on a real static bundle (a grid with a hill) rather than random
+// fields: every output inside its domain must be finite.
+#include "support/dycore_test_cases.hpp"
+#include "support/field_compare.hpp"
+#include "support/random_dycore.hpp"
+#include "support/test_grids.hpp"
+
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/kokkos_compat.hpp>
+#include <icondiff/setup/static_fields_setup.hpp>
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace icondiff {
+namespace dycore_tools_test {
+
+using M = TEST_MEMSPACE;
+using Space = TEST_EXECSPACE;
+
+struct Event {
+  std::string kind, name;
+  std::vector<std::string> regions;
+};
+struct Recording {
+  std::vector<std::string> open;
+  std::vector<Event> events;
+  int unmatched_pops = 0;
+};
+Recording* recording = nullptr;
+
+void add(const char* kind, const char* name) {
+  if (recording) recording->events.push_back({kind, name, recording->open});
+}
+void on_kernel(const char* name, std::uint32_t, std::uint64_t*) {
+  add("kernel", name);
+}
+void on_push(const char* name) {
+  if (!recording) return;
+  add("region", name);
+  recording->open.emplace_back(name);
+}
+void on_pop() {
+  if (!recording) return;
+  if (recording->open.empty())
+    ++recording->unmatched_pops;
+  else
+    recording->open.pop_back();
+}
+void on_allocate(Kokkos_Profiling_SpaceHandle, const char* name, const void*, std::uint64_t) {
+  add("allocation", name);
+}
+void on_deep_copy(Kokkos_Profiling_SpaceHandle, const char* name, const void*,
+                  Kokkos_Profiling_SpaceHandle, const char*, const void*, std::uint64_t) {
+  add("deep_copy", name);
+}
+void on_fence(const char* name, std::uint32_t, std::uint64_t*) {
+  // Kokkos 4 fences around kernels on its own while a tool is attached; those are the tool's.
+  if (std::string(name).rfind("Kokkos::Tools::", 0) == 0) return;
+  add("fence", name);
+}
+
+/// Records what `call` does through the Tools callbacks.
+template <class F>
+Recording record(F&& call) {
+  Recording r;
+  recording = &r;
+  compat::set_begin_parallel_for_callback(on_kernel);
+  compat::set_begin_parallel_reduce_callback(on_kernel);
+  compat::set_begin_parallel_scan_callback(on_kernel);
+  compat::set_push_region_callback(on_push);
+  compat::set_pop_region_callback(on_pop);
+  compat::set_allocate_data_callback(on_allocate);
+  compat::set_begin_deep_copy_callback(on_deep_copy);
+  compat::set_begin_fence_callback(on_fence);
+  call();
+  compat::set_begin_parallel_for_callback(nullptr);
+  compat::set_begin_parallel_reduce_callback(nullptr);
+  compat::set_begin_parallel_scan_callback(nullptr);
+  compat::set_push_region_callback(nullptr);
+  compat::set_pop_region_callback(nullptr);
+  compat::set_allocate_data_callback(nullptr);
+  compat::set_begin_deep_copy_callback(nullptr);
+  compat::set_begin_fence_callback(nullptr);
+  recording = nullptr;
+  return r;
+}
+
+/// The checks of the header comment for one program call expected to launch `kernels`, in order.
+void expect_labelled_call(const std::string& program, const Recording& r,
+                          const std::vector<std::string>& kernels) {
+  SCOPED_TRACE(program);
+  const std::string prefix = "icondiff::dycore::";
+  std::vector<std::string> launched;
+  std::set<std::string> regions;
+  for (const Event& e : r.events) {
+    if (e.kind == "region") regions.insert(e.name);
+    if (e.kind == "kernel") {
+      launched.push_back(e.name);
+      const bool labelled = e.name.rfind(prefix, 0) == 0;
+      EXPECT_TRUE(labelled) << e.name << " is not labelled " << prefix;
+      EXPECT_FALSE(e.regions.empty()) << e.name << " runs outside any region";
+      if (labelled && !e.regions.empty())
+        EXPECT_EQ(e.regions.back(), e.name.substr(prefix.size())) << e.name;
+    }
+    if (e.kind == "allocation" || e.kind == "deep_copy" || e.kind == "fence")
+      ADD_FAILURE() << e.kind << " '" << e.name << "' inside the call";
+  }
+  EXPECT_EQ(launched, kernels);
+  for (const auto& k : kernels) EXPECT_EQ(regions.count(k), 0u) << "a region named like " << k;
+  EXPECT_TRUE(r.open.empty()) << "regions left open";
+  EXPECT_EQ(r.unmatched_pops, 0);
+}
+
+/// Every value of `view` finite.
+template <class View>
+std::size_t not_finite(const View& view) {
+  const auto host = test::to_host_array(view);
+  std::size_t n = 0;
+  for (const double v : host.values) n += !std::isfinite(v);
+  return n;
+}
+
+struct Nothing {
+  KOKKOS_INLINE_FUNCTION void operator()(index_t) const {}
+};
+
+// The checks can fail: a call that allocates, launches a kernel outside a region and one with a
+// foreign label is reported (each planted fault is one non-fatal failure or more).
+TEST(TEST_CATEGORY, DycoreToolsChecksReportPlantedFaults) {
+  const auto faulty = record([] {
+    Kokkos::View<double*, M> scratch("icondiff::test::scratch", 4);
+    Kokkos::parallel_for("icondiff::dycore::unregioned",
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(0, 1), Nothing{});
+    compat::ScopedRegion region("some_region");
+    Kokkos::parallel_for("elsewhere::kernel",
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(0, 1), Nothing{});
+  });
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+    expect_labelled_call("planted", faulty, {"icondiff::dycore::unregioned", "elsewhere::kernel"});
+  }
+  std::string messages;
+  for (int i = 0; i < results.size(); ++i) messages += results.GetTestPartResult(i).message();
+  for (const char* fault : {"allocation 'icondiff::test::scratch' inside the call",
+                            "icondiff::dycore::unregioned runs outside any region",
+                            "elsewhere::kernel is not labelled icondiff::dycore::"})
+    EXPECT_NE(messages.find(fault), std::string::npos) << "not reported: " << fault;
+  compat::fence(Space(), "icondiff::test::planted");
+}
+
+TEST(TEST_CATEGORY, DycoreProgramsAreLabelledAndRunOnTheFactoriesStatics) {
+  // The limited-area grid (all zones), a hill, 20 levels: the factories' statics.
+  auto grids = test::granule_test_grids();
+  StaticsSetupConfig config;
+  config.vertical.num_levels = 20;
+  double lon = 0, lat = 0;
+  test::centre_of(grids.back().grid, lon, lat);
+  config.metrics.topography = TopographyConfig::gaussian_hill(2000.0, 150e3, lon, lat);
+  StaticFieldSelection selection;
+  selection.diffusion = false;
+  selection.dycore = true;
+  const HostStaticInputs host = compute_static_inputs(grids.back().grid, config, selection);
+  const StaticFields<M> statics = make_static_fields<M>(host);
+  const DeviceGrid<M> device(host.grid);
+  const DycoreInputs<M> in = make_dycore_inputs<M>(host, statics, device);
+  Dycore<Space> dycore(DycoreConfig{}, in);
+
+  // Per-call fields: smooth random values (the programs' physics is tested elsewhere).
+  test::RandomSource rng(test::dycore_seed("tools"));
+  test::HostArrays call_host;
+  auto filler = test::dycore_call_filler(rng, {});
+  auto pgrad = test::random_state<RhoThetaPgradArguments, M>(in.sizes(), filler, call_host,
+                                                             "icondiff::test::");
+  pgrad.dtime = 10.0;
+  auto divdamp = test::random_state<DivergenceDampingArguments, M>(in.sizes(), filler, call_host,
+                                                                   "icondiff::test::");
+  divdamp.interpolated_fourth_order_divdamp_factor = test::random_profile<M>(
+      "divdamp_factor", in.nlev, [&](int) { return 0.001; }, call_host);
+  divdamp.dtime = 10.0;
+  divdamp.apply_2nd_order_divergence_damping = true;
+  divdamp.apply_4th_order_divergence_damping = true;
+  auto predictor = test::random_state<SolverPredictorArguments, M>(in.sizes(), filler, call_host,
+                                                                   "icondiff::test::");
+  predictor.rayleigh_damping_factor = test::random_profile<M>(
+      "rayleigh", in.nlev, [&](int) { return 0.01; }, call_host);
+  predictor.dtime = 10.0;
+  auto corrector = test::random_state<SolverCorrectorArguments, M>(in.sizes(), filler, call_host,
+                                                                   "icondiff::test::");
+  corrector.rayleigh_damping_factor = predictor.rayleigh_damping_factor;
+  corrector.dtime = 10.0;
+  corrector.r_nsubsteps = 0.2;
+  corrector.ndyn_substeps_var = 5;
+  compat::fence(Space(), "icondiff::test::setup");
+
+  // A first call of each program outside the recording: one-time work (region names) is allowed
+  // there; the recorded second calls must do none.
+  dycore.compute_rho_theta_pgrad_and_update_vn(pgrad);
+  dycore.apply_divergence_damping_and_update_vn(divdamp);
+  dycore.vertically_implicit_solver_at_predictor_step(predictor);
+  dycore.vertically_implicit_solver_at_corrector_step(corrector);
+  compat::fence(Space(), "icondiff::test::warm");
+
+  const std::string p = "icondiff::dycore::";
+  expect_labelled_call("compute_rho_theta_pgrad_and_update_vn",
+                       record([&] { dycore.compute_rho_theta_pgrad_and_update_vn(pgrad); }),
+                       {p + "compute_rho_theta_pgrad_and_update_vn"});
+  expect_labelled_call("apply_divergence_damping_and_update_vn",
+                       record([&] { dycore.apply_divergence_damping_and_update_vn(divdamp); }),
+                       {p + "apply_divergence_damping_and_update_vn"});
+  expect_labelled_call(
+      "vertically_implicit_solver_at_predictor_step",
+      record([&] { dycore.vertically_implicit_solver_at_predictor_step(predictor); }),
+      {p + "interpolate_contravariant_correction_from_edges_on_model_levels_to_cells_on_half_"
+           "levels",
+       p + "vertically_implicit_solver_at_predictor_step"});
+  expect_labelled_call("vertically_implicit_solver_at_corrector_step", record([&] {
+                         dycore.vertically_implicit_solver_at_corrector_step(corrector);
+                       }),
+                       {p + "vertically_implicit_solver_at_corrector_step"});
+  compat::fence(Space(), "icondiff::test::done");
+
+  // On the factories' statics every output is finite wherever a program wrote it (the random
+  // outputs are finite to start with, so any NaN/inf here is the programs').
+  EXPECT_EQ(not_finite(pgrad.next_vn), 0u);
+  EXPECT_EQ(not_finite(pgrad.horizontal_pressure_gradient), 0u);
+  EXPECT_EQ(not_finite(divdamp.next_vn), 0u);
+  EXPECT_EQ(not_finite(predictor.next_w), 0u);
+  EXPECT_EQ(not_finite(predictor.next_rho), 0u);
+  EXPECT_EQ(not_finite(corrector.next_exner), 0u);
+  EXPECT_EQ(not_finite(corrector.next_theta_v), 0u);
+}
+
+}  // namespace dycore_tools_test
+}  // namespace icondiff
