@@ -235,5 +235,56 @@ TEST(StaticFields, TheStaticsFileHoldsTheBundle) {
   nc_close(nc);
 }
 
+/// The file read back gives the same bundle, bit for bit, and the dycore's inputs from it pass
+/// the dycore's checks: the statics can come from a file as the diffusion's come from a
+/// savepoint.
+TEST(StaticFields, TheStaticsFileReadsBackAsTheSameBundle) {
+  const auto& in = host_inputs(StaticFieldSelection::all());
+  const StaticFields<Kokkos::HostSpace> statics = make_static_fields<Kokkos::HostSpace>(in);
+  const std::string path = test::scratch_file("statics_round_trip.nc");
+  write_static_fields_file(path, in, statics);
+  const StaticFieldsFile file = read_static_fields_file(path, in.grid);
+  int compared = 0;
+  StaticFields<Kokkos::HostSpace>::for_each_field(
+      [&](const FieldSpec& spec, const auto& written, const auto& read) {
+        ASSERT_EQ(view_extents(read), view_extents(written)) << spec.name;
+        const auto* a = written.data();
+        const auto* b = read.data();
+        ASSERT_NE(b, nullptr) << spec.name;
+        for (std::size_t i = 0; i < written.span(); ++i)
+          ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(a[i])), 0) << spec.name << " element " << i;
+        ++compared;
+      },
+      statics, file.fields);
+  EXPECT_EQ(compared, StaticFields<Kokkos::HostSpace>::num_fields);
+  for (std::size_t k = 0; k < statics.rayleigh_w.extent(0); ++k)
+    EXPECT_EQ(file.fields.rayleigh_w(k), statics.rayleigh_w(k));
+  EXPECT_EQ(file.vct_a, in.metrics.vertical.vct_a);
+  EXPECT_EQ(file.indices.nlev, in.metrics.num_levels());
+  EXPECT_EQ(file.indices.nflatlev, in.metrics.nflatlev);
+  EXPECT_EQ(file.indices.nflat_gradp, in.dycore_metrics.nflat_gradp);
+  EXPECT_EQ(file.indices.kstart_moist, in.kstart_moist);
+  EXPECT_EQ(file.indices.end_index_of_damping_layer,
+            in.metrics.vertical.end_index_of_damping_layer);
+
+  // The dycore's inputs from the file, on the default memory space.
+  StaticFields<Memory> device_statics = copy_state<Memory>(file.fields, "icondiff::test::");
+  device_statics.rayleigh_w = copy_view<Memory>("rayleigh_w", file.fields.rayleigh_w);
+  device_statics.scaling_factor_for_3d_divdamp =
+      copy_view<Memory>("scalfac", file.fields.scaling_factor_for_3d_divdamp);
+  const DycoreInputs<Memory> dycore = make_dycore_inputs<Memory>(
+      file.indices, device_statics, DeviceGrid<Memory>(in.grid), mean_cell_area(in.grid));
+  EXPECT_NO_THROW(check_dycore_inputs(dycore));
+
+  // A file of another grid is refused, naming the dimension.
+  const Grid other = test::granule_test_grids().front().grid;
+  try {
+    read_static_fields_file(path, other);
+    ADD_FAILURE() << "a statics file read for another grid";
+  } catch (const GridFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("dimension 'cell'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace icondiff

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <functional>
 #include <set>
 #include <type_traits>
@@ -145,28 +146,133 @@ void write_static_fields_file(const std::string& path, const HostStaticInputs& i
     puts.push_back([&nc, name = std::string(e.name), v = std::move(values)] { nc.put(name, v); });
   };
   const char* factories = "the metric factories (input)";
-  extra({"vct_a", {"nlev_half"}, "m", "nominal heights of the half levels (top first)",
-         "vct_a (mo_vertical_grid)", "VerticalGrid.interface_physical_height", factories},
+  extra({"vct_a",
+         {"nlev_half"},
+         "m",
+         "nominal heights of the half levels (top first)",
+         "vct_a (mo_vertical_grid)",
+         "VerticalGrid.interface_physical_height",
+         factories},
         in.metrics.vertical.vct_a);
-  extra({"topography_c", {"cell"}, "m", "surface height", "ext_data%atm%topography_c",
-         "MetricsFieldsFactory topography", factories},
+  extra({"topography_c",
+         {"cell"},
+         "m",
+         "surface height",
+         "ext_data%atm%topography_c",
+         "MetricsFieldsFactory topography",
+         factories},
         in.metrics.topography);
-  extra({"z_ifc", {"nlev_half", "cell"}, "m", "height of the half levels", "p_nh%metrics%z_ifc",
-         "metrics_attributes.CELL_HEIGHT_ON_HALF_LEVEL", factories},
+  extra({"z_ifc",
+         {"nlev_half", "cell"},
+         "m",
+         "height of the half levels",
+         "p_nh%metrics%z_ifc",
+         "metrics_attributes.CELL_HEIGHT_ON_HALF_LEVEL",
+         factories},
         point_fastest(in.metrics.z_ifc));
   if (statics.rayleigh_w.data() != nullptr) {
-    extra({"rayleigh_w", {"nlev_half"}, "s-1", "Klemp's Rayleigh damping coefficient of w",
-           "p_nh%metrics%rayleigh_w", "MetricStateNonHydro.rayleigh_w", "solve_nh"},
+    extra({"rayleigh_w",
+           {"nlev_half"},
+           "s-1",
+           "Klemp's Rayleigh damping coefficient of w",
+           "p_nh%metrics%rayleigh_w",
+           "MetricStateNonHydro.rayleigh_w",
+           "solve_nh"},
           point_fastest(statics.rayleigh_w));
-    extra({"scaling_factor_for_3d_divdamp", {"nlev"}, "1",
+    extra({"scaling_factor_for_3d_divdamp",
+           {"nlev"},
+           "1",
            "vertical profile of the dw/dz term of the divergence damping",
-           "p_nh%metrics%scalfac_dd3d", "MetricStateNonHydro.scaling_factor_for_3d_divdamp",
+           "p_nh%metrics%scalfac_dd3d",
+           "MetricStateNonHydro.scaling_factor_for_3d_divdamp",
            "apply_divergence_damping_and_update_vn, solve_nh"},
           point_fastest(statics.scaling_factor_for_3d_divdamp));
   }
   nc.end_definitions();
   for (const auto& put : puts) put();
   nc.close();
+}
+
+namespace {
+
+/// Fills `view` (allocated here with the field's extents) from `values` in the file's order,
+/// the point index fastest.
+template <class View, class T>
+void fill_point_fastest(View& view, const FieldSpec& spec, const FieldSizes& sizes,
+                        const std::vector<T>& values) {
+  using V = std::decay_t<View>;
+  const auto e = field_extents(spec, sizes);
+  const std::string label = std::string("icondiff::statics::") + spec.name;
+  std::size_t i = 0;
+  if constexpr (V::rank == 1) {
+    view = V(label, e[0]);
+    for (std::size_t p = 0; p < e[0]; ++p) view(p) = values[i++];
+  } else if constexpr (V::rank == 2) {
+    view = V(label, e[0], e[1]);
+    for (std::size_t j = 0; j < e[1]; ++j)
+      for (std::size_t p = 0; p < e[0]; ++p) view(p, j) = values[i++];
+  } else {
+    view = V(label, e[0], e[1], e[2]);
+    for (std::size_t k = 0; k < e[2]; ++k)
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t p = 0; p < e[0]; ++p) view(p, j, k) = values[i++];
+  }
+}
+
+}  // namespace
+
+StaticFieldsFile read_static_fields_file(const std::string& path, const Grid& grid) {
+  io::NetcdfReader file(path);
+  // The file must be of this grid: its point dimensions are the grid's sizes.
+  const std::pair<const char*, index_t> points[] = {
+      {"cell", grid.num_cells}, {"edge", grid.num_edges}, {"vertex", grid.num_vertices}};
+  for (const auto& [name, n] : points)
+    if (file.required_dimension(name) != static_cast<std::size_t>(n))
+      file.fail("", -1,
+                fmt::format("dimension '{}' = {}, but the grid '{}' has {} {}s: a statics file "
+                            "belongs to the grid it was written for",
+                            name, file.required_dimension(name), grid.source, n, name));
+  StaticFieldsFile out;
+  const std::size_t nlev = file.required_dimension("nlev");
+  if (file.required_dimension("nlev_half") != nlev + 1)
+    file.fail("", -1, "dimension 'nlev_half' is not nlev + 1");
+  const FieldSizes sizes{static_cast<std::size_t>(grid.num_cells),
+                         static_cast<std::size_t>(grid.num_edges),
+                         static_cast<std::size_t>(grid.num_vertices), nlev};
+  StaticFields<Kokkos::HostSpace>::for_each_field(
+      [&](const FieldSpec& spec, auto& view) {
+        if (!file.has_variable(spec.name)) return;
+        using T = typename std::decay_t<decltype(view)>::non_const_value_type;
+        if constexpr (std::is_same_v<T, int>)
+          fill_point_fastest(view, spec, sizes, file.read_int(spec.name, dimensions_of(spec)));
+        else
+          fill_point_fastest(view, spec, sizes, file.read_double(spec.name, dimensions_of(spec)));
+      },
+      out.fields);
+  const auto profile = [&](const char* name, const char* dim, auto& view) {
+    if (!file.has_variable(name)) return;
+    const auto values = file.read_double(name, {dim});
+    view = std::decay_t<decltype(view)>(std::string("icondiff::statics::") + name, values.size());
+    for (std::size_t k = 0; k < values.size(); ++k) view(k) = values[k];
+  };
+  profile("rayleigh_w", "nlev_half", out.fields.rayleigh_w);
+  profile("scaling_factor_for_3d_divdamp", "nlev", out.fields.scaling_factor_for_3d_divdamp);
+  if (file.has_variable("vct_a")) out.vct_a = file.read_double("vct_a", {"nlev_half"});
+  const auto index = [&](const char* name) {
+    const auto value = file.number_attribute(name);
+    if (!value) return 0;
+    if (!(*value >= 0 && *value <= static_cast<double>(nlev) && *value == std::floor(*value)))
+      file.fail("", -1,
+                fmt::format("global attribute '{}' = {}, expected a level in [0, {}]", name, *value,
+                            nlev));
+    return static_cast<int>(*value);
+  };
+  out.indices.nlev = static_cast<int>(nlev);
+  out.indices.nflatlev = index("nflatlev");
+  out.indices.nflat_gradp = index("nflat_gradp");
+  out.indices.end_index_of_damping_layer = index("end_index_of_damping_layer");
+  out.indices.kstart_moist = index("kstart_moist");
+  return out;
 }
 
 }  // namespace icondiff

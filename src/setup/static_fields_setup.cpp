@@ -250,24 +250,24 @@ StaticFields<M> make_static_fields(const HostStaticInputs& in) {
   return s;
 }
 
+double mean_cell_area(const Grid& grid) {
+  double area = 0.0;
+  for (const double a : grid.cell_area) area += a;
+  return grid.num_cells > 0 ? area / static_cast<double>(grid.num_cells) : 0.0;
+}
+
 template <class M>
-DycoreInputs<M> make_dycore_inputs(const HostStaticInputs& in, const StaticFields<M>& statics,
-                                   const DeviceGrid<M>& grid) {
-  if (!in.selection.dycore && !in.selection.solve_nh)
-    throw InvalidArgument(
-        "make_dycore_inputs: the static fields were built without the dycore's "
-        "(StaticFieldSelection::dycore)");
+DycoreInputs<M> make_dycore_inputs(const DycoreVerticalIndices& indices,
+                                   const StaticFields<M>& statics, const DeviceGrid<M>& grid,
+                                   const double mean_cell_area) {
   DycoreInputs<M> d;
   d.grid = grid;
-  d.nlev = in.metrics.num_levels();
-  d.nflatlev = in.metrics.nflatlev;
-  d.nflat_gradp = in.dycore_metrics.nflat_gradp;
-  d.end_index_of_damping_layer = in.metrics.vertical.end_index_of_damping_layer;
-  d.kstart_moist = in.kstart_moist;
-  // ICON4Py's GridGeometry: the mean of the cells' areas (single rank: every cell).
-  double area = 0.0;
-  for (const double a : in.grid.cell_area) area += a;
-  d.mean_cell_area = area / static_cast<double>(in.grid.num_cells);
+  d.nlev = indices.nlev;
+  d.nflatlev = indices.nflatlev;
+  d.nflat_gradp = indices.nflat_gradp;
+  d.end_index_of_damping_layer = indices.end_index_of_damping_layer;
+  d.kstart_moist = indices.kstart_moist;
+  d.mean_cell_area = mean_cell_area;
   d.metric.share_from(statics);
   d.metric.scaling_factor_for_3d_divdamp = statics.scaling_factor_for_3d_divdamp;
   d.interpolation.share_from(statics);
@@ -275,10 +275,28 @@ DycoreInputs<M> make_dycore_inputs(const HostStaticInputs& in, const StaticField
   return d;
 }
 
-#define ICONDIFF_INSTANTIATE_STATICS(SPACE)                                        \
-  template StaticFields<SPACE> make_static_fields<SPACE>(const HostStaticInputs&); \
-  template DycoreInputs<SPACE> make_dycore_inputs<SPACE>(                          \
-      const HostStaticInputs&, const StaticFields<SPACE>&, const DeviceGrid<SPACE>&);
+template <class M>
+DycoreInputs<M> make_dycore_inputs(const HostStaticInputs& in, const StaticFields<M>& statics,
+                                   const DeviceGrid<M>& grid) {
+  if (!in.selection.dycore && !in.selection.solve_nh)
+    throw InvalidArgument(
+        "make_dycore_inputs: the static fields were built without the dycore's "
+        "(StaticFieldSelection::dycore)");
+  DycoreVerticalIndices indices;
+  indices.nlev = in.metrics.num_levels();
+  indices.nflatlev = in.metrics.nflatlev;
+  indices.nflat_gradp = in.dycore_metrics.nflat_gradp;
+  indices.end_index_of_damping_layer = in.metrics.vertical.end_index_of_damping_layer;
+  indices.kstart_moist = in.kstart_moist;
+  return make_dycore_inputs<M>(indices, statics, grid, mean_cell_area(in.grid));
+}
+
+#define ICONDIFF_INSTANTIATE_STATICS(SPACE)                                           \
+  template StaticFields<SPACE> make_static_fields<SPACE>(const HostStaticInputs&);    \
+  template DycoreInputs<SPACE> make_dycore_inputs<SPACE>(                             \
+      const HostStaticInputs&, const StaticFields<SPACE>&, const DeviceGrid<SPACE>&); \
+  template DycoreInputs<SPACE> make_dycore_inputs<SPACE>(                             \
+      const DycoreVerticalIndices&, const StaticFields<SPACE>&, const DeviceGrid<SPACE>&, double);
 ICONDIFF_FOR_EACH_MEMORY_SPACE(ICONDIFF_INSTANTIATE_STATICS)
 
 }  // namespace icondiff

@@ -15,6 +15,7 @@
 #include <icondiff/statics/static_fields.hpp>
 
 #include <string>
+#include <vector>
 
 namespace icondiff {
 
@@ -22,5 +23,20 @@ namespace icondiff {
 /// exists: the caller checks the path first). Throws OutputFileError naming the path.
 void write_static_fields_file(const std::string& path, const HostStaticInputs& inputs,
                               const StaticFields<Kokkos::HostSpace>& statics);
+
+/// What a statics file holds, read back for a grid.
+struct StaticFieldsFile {
+  StaticFields<Kokkos::HostSpace> fields;  ///< the variables the file has; the others empty
+  DycoreVerticalIndices indices;           ///< from the global attributes (0 where absent)
+  std::vector<double> vct_a;
+};
+
+/// Reads a file write_static_fields_file wrote, for `grid` (the grid it was written for: the
+/// point dimensions must equal its sizes). Every variable present must have the dimensions and
+/// type of its field-list entry; fields the file lacks stay empty (a granule's own checks then
+/// name what is missing). Layout-agnostic, like the writer. Throws GridFileError naming the file,
+/// the variable and what is wrong. So the dycore's (or the diffusion's) static inputs can come
+/// from a file: `make_dycore_inputs(file.indices, copy_state<M>(file.fields), grid, area)`.
+StaticFieldsFile read_static_fields_file(const std::string& path, const Grid& grid);
 
 }  // namespace icondiff

@@ -65,12 +65,32 @@ HostStaticInputs compute_static_inputs(Grid grid, const StaticsSetupConfig& conf
 template <class MemorySpace>
 StaticFields<MemorySpace> make_static_fields(const HostStaticInputs& inputs);
 
-/// The dycore programs' input bundle sharing `statics`' Views, with the grid and the vertical
-/// indices from `inputs` (which must have selected the dycore).
+/// The vertical indices the dycore programs take beside their fields (0-based levels).
+struct DycoreVerticalIndices {
+  int nlev = 0;
+  int nflatlev = 0;
+  int nflat_gradp = 0;
+  int end_index_of_damping_layer = 0;
+  int kstart_moist = 0;
+};
+
+/// The dycore programs' input bundle sharing `statics`' Views (which must hold the dycore's
+/// fields), with `indices`, `grid` and the grid's mean cell area.
+template <class MemorySpace>
+DycoreInputs<MemorySpace> make_dycore_inputs(const DycoreVerticalIndices& indices,
+                                             const StaticFields<MemorySpace>& statics,
+                                             const DeviceGrid<MemorySpace>& grid,
+                                             double mean_cell_area);
+
+/// The same with the indices and the mean cell area of `inputs` (which must have selected the
+/// dycore).
 template <class MemorySpace>
 DycoreInputs<MemorySpace> make_dycore_inputs(const HostStaticInputs& inputs,
                                              const StaticFields<MemorySpace>& statics,
                                              const DeviceGrid<MemorySpace>& grid);
+
+/// The mean of the cells' areas (ICON4Py's GridGeometry mean_cell_area; every cell of the grid).
+double mean_cell_area(const Grid& grid);
 
 /// Who reads a static field: "diffusion", the dycore programs by ICON4Py name
 /// ("compute_rho_theta_pgrad_and_update_vn", ...) and "solve_nh" (an argument of
