@@ -170,6 +170,7 @@ TEST(TEST_CATEGORY, DycoreProgramsAreLabelledAndRunOnTheFactoriesStatics) {
   // The limited-area grid (all zones), a hill, 20 levels: the factories' statics.
   auto grids = test::granule_test_grids();
   StaticsSetupConfig config;
+  config.interpolation = test::interpolation_config_for(grids.back().grid);
   config.vertical.num_levels = 20;
   double lon = 0, lat = 0;
   test::centre_of(grids.back().grid, lon, lat);

@@ -90,12 +90,11 @@ const HostStaticInputs& host_inputs(const StaticFieldSelection& selection) {
   auto it = cache.find(key);
   if (it == cache.end()) {
     StaticsSetupConfig config;
+    const Grid grid = test::granule_test_grids().back().grid;
+    config.interpolation = test::interpolation_config_for(grid);
     config.vertical.num_levels = 20;
     config.metrics.topography = TopographyConfig::gaussian_hill(2000.0, 300e3, 8.0, 46.5);
-    it = cache
-             .emplace(key, compute_static_inputs(test::granule_test_grids().back().grid, config,
-                                                 selection))
-             .first;
+    it = cache.emplace(key, compute_static_inputs(grid, config, selection)).first;
   }
   return it->second;
 }

@@ -6,6 +6,7 @@
 #include "grid_files.hpp"
 
 #include <icondiff/core/sphere.hpp>
+#include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/grid/grid.hpp>
 #include <icondiff/io/grid_file.hpp>
 #include <icondiff/io/grid_source.hpp>
@@ -49,6 +50,19 @@ inline std::vector<GridCase> global_and_lam_grids(bool use_real_files = true) {
 inline std::vector<GridCase> granule_test_grids() {
   const char* choice = std::getenv("ICONDIFF_TEST_GRIDS");
   return global_and_lam_grids(choice == nullptr || std::string(choice) != "generated");
+}
+
+/// ICON4Py's interpolation configuration, with the nudging zone narrowed to what `g` marks: a
+/// generated cut-out has fewer boundary rows than ICON's nudge_zone_width + 4 (the real LAM
+/// file has them all), and the interpolation factory refuses a zone the grid cannot hold.
+inline InterpolationConfig interpolation_config_for(const Grid& g) {
+  InterpolationConfig config;
+  const auto& refin = g.refin_ctrl[static_cast<int>(Location::Cell)];
+  int rows = 0;
+  for (const int r : refin) rows = r > rows ? r : rows;
+  if (rows > 0 && rows < config.nudge_zone_width + 4)
+    config.nudge_zone_width = rows > 4 ? rows - 4 : 0;
+  return config;
 }
 
 /// The centre of a grid's cells (degrees), e.g. for a mountain in the middle of a LAM domain.
