@@ -31,8 +31,11 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     test_diffusion_physics_SERIAL test_diffusion_physics_OPENMP \
     test_diffusion_reference test_diffusion_savepoint icondiff_cli \
     test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
-    test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference
-  timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" -R 'diffusion|dycore|cli_run'
+    test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference \
+    test_dycore_tools_SERIAL test_dycore_tools_OPENMP test_dycore_metric_fields \
+    test_dycore_interpolation_coefficients test_static_fields
+  timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" \
+    -R 'diffusion|dycore|static_fields|cli_run'
 fi
 
 if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
@@ -41,7 +44,8 @@ if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
     -DICONDIFF_FIELD_LAYOUT=right -DICONDIFF_ENABLE_CLI=OFF
   timed_build right cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
     test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
-    test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP
+    test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP test_dycore_tools_OPENMP \
+    test_static_fields
   timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs" \
-    -R '^test_(kernel_runner|field_lists|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver))(_OPENMP)?$'
+    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools))(_OPENMP)?$'
 fi
