@@ -16,87 +16,7 @@ namespace {
       fmt::format("diffusion config: {} (ICON {}) = {}: {}", field, namelist, value, why));
 }
 
-// ---- Typed access to a member through a double -------------------------------------------------
-
-template <class C, class T>
-T member_type(T C::*);
-
-template <auto Member>
-using MemberType = decltype(member_type(Member));
-
-template <auto Member>
-double get_member(const DiffusionConfig& c) {
-  using T = MemberType<Member>;
-  if constexpr (std::is_enum_v<T>)
-    return static_cast<double>(static_cast<int>(c.*Member));
-  else if constexpr (std::is_same_v<T, bool>)
-    return c.*Member ? 1.0 : 0.0;
-  else
-    return static_cast<double>(c.*Member);
-}
-
-template <auto Member>
-void set_member(DiffusionConfig& c, double value) {
-  using T = MemberType<Member>;
-  if constexpr (std::is_enum_v<T>)
-    c.*Member = static_cast<T>(static_cast<int>(value));
-  else if constexpr (std::is_same_v<T, bool>)
-    c.*Member = value != 0.0;
-  else if constexpr (std::is_same_v<T, int>)
-    c.*Member = static_cast<int>(value);
-  else
-    c.*Member = value;
-}
-
-template <class T>
-constexpr ConfigKind kind_of() {
-  if constexpr (std::is_enum_v<T>)
-    return ConfigKind::Enum;
-  else if constexpr (std::is_same_v<T, bool>)
-    return ConfigKind::Bool;
-  else if constexpr (std::is_same_v<T, int>)
-    return ConfigKind::Int;
-  else {
-    static_assert(std::is_same_v<T, double>, "DiffusionConfig: enum, bool, int or double only");
-    return ConfigKind::Real;
-  }
-}
-
-/// A table row under construction: field<&DiffusionConfig::x>(...).rule(...).
-struct Row {
-  ConfigField f;
-  Row enumeration(const char* type, std::vector<ConfigEnumValue> values) const {
-    Row r = *this;
-    r.f.enum_type = type;
-    r.f.values = std::move(values);
-    return r;
-  }
-  Row rule(bool (*allowed)(double), const char* why) const {
-    Row r = *this;
-    r.f.allowed = allowed;
-    r.f.why = why;
-    return r;
-  }
-  Row scale(double namelist_scale) const {
-    Row r = *this;
-    r.f.namelist_scale = namelist_scale;
-    return r;
-  }
-  operator ConfigField() const { return f; }  // NOLINT(google-explicit-constructor)
-};
-
-/// A row for `Member`; its kind and accessors follow from the member's type.
-template <auto Member>
-Row field(const char* name, const char* namelist, const char* help) {
-  Row r;
-  r.f.name = name;
-  r.f.namelist = namelist;
-  r.f.kind = kind_of<MemberType<Member>>();
-  r.f.help = help;
-  r.f.get = &get_member<Member>;
-  r.f.set = &set_member<Member>;
-  return r;
-}
+using config_table::field;
 
 bool is_finite(double x) {
   return std::isfinite(x);
@@ -236,52 +156,10 @@ const std::vector<ConfigField>& diffusion_config_fields() {
   return table;
 }
 
-std::string ConfigField::namelist_text(const DiffusionConfig& c) const {
-  const double value = namelist_value(c);
-  switch (kind) {
-    case ConfigKind::Bool: return value != 0.0 ? ".TRUE." : ".FALSE.";
-    case ConfigKind::Enum:
-    case ConfigKind::Int: return std::to_string(static_cast<int>(value));
-    case ConfigKind::Real: break;
-  }
-  return fmt::format("{}", value);
-}
-
-std::string ConfigField::value_text(const DiffusionConfig& c) const {
-  const double value = get(c);
-  switch (kind) {
-    case ConfigKind::Bool: return value != 0.0 ? "true" : "false";
-    case ConfigKind::Enum:
-    case ConfigKind::Int: return std::to_string(static_cast<int>(value));
-    case ConfigKind::Real: break;
-  }
-  return fmt::format("{}", value);
-}
-
-std::string ConfigField::icon_label() const {
-  if (namelist == nullptr) return "ICON internal";
-  if (namelist_scale != 1.0) return fmt::format("{} (x{})", namelist, namelist_scale);
-  return namelist;
-}
-
-std::string ConfigField::namelist_variable() const {
-  if (namelist == nullptr) return "";
-  const std::string n = namelist;
-  return n.substr(n.find(':') + 1);
-}
-
-std::string ConfigField::namelist_group() const {
-  if (namelist == nullptr) return "";
-  const std::string n = namelist;
-  return n.substr(0, n.find(':'));
-}
-
 // ---- Validation and the namelist view ----------------------------------------------------------
 
 void DiffusionConfig::validate() const {
-  for (const ConfigField& entry : diffusion_config_fields())
-    if (entry.allowed != nullptr && !entry.allowed(entry.get(*this)))
-      reject(entry.name, entry.icon_label(), entry.value_text(*this), entry.why);
+  validate_config_fields(diffusion_config_fields(), *this, "diffusion config");
   // Between fields: the Smagorinsky profile (diffusion_spec §2.3).
   const double z[4] = {smagorinski_scaling_height, smagorinski_scaling_height2,
                        smagorinski_scaling_height3, smagorinski_scaling_height4};
@@ -300,10 +178,7 @@ void DiffusionConfig::validate() const {
 }
 
 std::vector<std::pair<std::string, std::string>> icon_namelist_values(const DiffusionConfig& c) {
-  std::vector<std::pair<std::string, std::string>> values;
-  for (const ConfigField& f : diffusion_config_fields())
-    if (f.namelist != nullptr) values.emplace_back(f.namelist, f.namelist_text(c));
-  return values;
+  return config_namelist_values(diffusion_config_fields(), c);
 }
 
 DiffusionConfig mch_ch_r04b09_config() {

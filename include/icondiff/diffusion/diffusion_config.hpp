@@ -2,6 +2,8 @@
 // (diffusion_spec.md §2.1) with the ICON namelist variable it corresponds to.
 #pragma once
 
+#include <icondiff/core/config_table.hpp>
+
 #include <cmath>
 #include <string>
 #include <utility>
@@ -97,53 +99,9 @@ struct DiffusionConfig {
 // icon_namelist_values(), the command line's namelist options and the savepoint's config.<name>
 // attributes. A new member needs one row in diffusion_config_fields() (diffusion_config.cpp).
 
-/// How a field is typed. Enums are stored and written as ICON's namelist integers.
-enum class ConfigKind { Enum, Bool, Int, Real };
-
-/// One value ICON defines for an enum field, and what it means.
-struct ConfigEnumValue {
-  int value;
-  const char* meaning;
-};
-
-/// One DiffusionConfig member: its names, type, help text, typed access and validation rule.
-struct ConfigField {
-  const char* name = "";  ///< the C++ member, named as in ICON4Py's DiffusionConfig
-  /// "diffusion_nml:hdiff_order"; nullptr: ICON-internal, no namelist variable (not in
-  /// icon_namelist_values, no command-line option).
-  const char* namelist = nullptr;
-  ConfigKind kind = ConfigKind::Real;
-  const char* help = "";  ///< one short line (the command line's help)
-  /// member = namelist_scale * namelist value (5 for interpol_nml:nudge_max_coeff, whose value
-  /// ICON4Py stores multiplied by 5); 1 for every other field.
-  double namelist_scale = 1.0;
-  const char* enum_type = "";           ///< Enum: the C++ type ("DiffusionType")
-  std::vector<ConfigEnumValue> values;  ///< Enum: every value ICON defines
-  /// The member as a double (enums: their integer; bools: 0 or 1), and back. An enum's value is
-  /// stored as given, defined or not: validate() or the caller decides whether it is acceptable.
-  double (*get)(const DiffusionConfig&) = nullptr;
-  void (*set)(DiffusionConfig&, double) = nullptr;
-  /// validate()'s rule: nullptr (anything goes) or whether get() is accepted; `why` says what is.
-  bool (*allowed)(double value) = nullptr;
-  const char* why = "";
-
-  /// The value in ICON's namelist units (get() / namelist_scale), and back.
-  double namelist_value(const DiffusionConfig& c) const { return get(c) / namelist_scale; }
-  void set_namelist_value(DiffusionConfig& c, double value) const {
-    set(c, namelist_scale * value);
-  }
-  /// The namelist value as ICON writes it: integers, .TRUE./.FALSE., reals in shortest form.
-  std::string namelist_text(const DiffusionConfig& c) const;
-  /// The member's value as error messages show it: integers, true/false, reals in shortest form.
-  std::string value_text(const DiffusionConfig& c) const;
-  /// The ICON name as error messages show it: "diffusion_nml:hdiff_order",
-  /// "interpol_nml:nudge_max_coeff (x5)", "ICON internal".
-  std::string icon_label() const;
-  /// The namelist variable alone ("hdiff_order"; the command-line option), and its namelist
-  /// ("diffusion_nml"); empty for ICON-internal fields.
-  std::string namelist_variable() const;
-  std::string namelist_group() const;
-};
+/// One DiffusionConfig member: its names, type, help text, typed access and validation rule
+/// (core/config_table.hpp).
+using ConfigField = ConfigFieldOf<DiffusionConfig>;
 
 /// Every DiffusionConfig member, once, in the order of icon_namelist_values() (ICON's namelist
 /// order; the ICON-internal loutshs last).
