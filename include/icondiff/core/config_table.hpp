@@ -7,8 +7,6 @@
 
 #include <icondiff/core/error.hpp>
 
-#include <fmt/format.h>
-
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -24,6 +22,19 @@ struct ConfigEnumValue {
   int value;
   const char* meaning;
 };
+
+namespace detail {
+/// A value as the table shows it: integers, true/false (or .TRUE./.FALSE. in namelist style),
+/// reals in shortest form (src/core/config_table.cpp: fmt stays out of this header, which device
+/// compilers parse).
+std::string config_value_text(ConfigKind kind, double value, bool namelist_style);
+/// "diffusion_nml:hdiff_order", "interpol_nml:nudge_max_coeff (x5)", "ICON internal".
+std::string config_icon_label(const char* namelist, double namelist_scale);
+/// Throws ConfigError "<what>: <name> (ICON <label>) = <value>: <why>".
+[[noreturn]] void throw_config_field_error(const std::string& what, const char* name,
+                                           const std::string& label, const std::string& value,
+                                           const char* why);
+}  // namespace detail
 
 /// One member of the configuration struct `Config`.
 template <class Config>
@@ -50,16 +61,16 @@ struct ConfigFieldOf {
   double namelist_value(const Config& c) const { return get(c) / namelist_scale; }
   void set_namelist_value(Config& c, double value) const { set(c, namelist_scale * value); }
   /// The namelist value as ICON writes it: integers, .TRUE./.FALSE., reals in shortest form.
-  std::string namelist_text(const Config& c) const { return text(namelist_value(c), true); }
+  std::string namelist_text(const Config& c) const {
+    return detail::config_value_text(kind, namelist_value(c), true);
+  }
   /// The member's value as error messages show it: integers, true/false, reals in shortest form.
-  std::string value_text(const Config& c) const { return text(get(c), false); }
+  std::string value_text(const Config& c) const {
+    return detail::config_value_text(kind, get(c), false);
+  }
   /// The ICON name as error messages show it: "diffusion_nml:hdiff_order",
   /// "interpol_nml:nudge_max_coeff (x5)", "ICON internal".
-  std::string icon_label() const {
-    if (namelist == nullptr) return "ICON internal";
-    if (namelist_scale != 1.0) return fmt::format("{} (x{})", namelist, namelist_scale);
-    return namelist;
-  }
+  std::string icon_label() const { return detail::config_icon_label(namelist, namelist_scale); }
   /// The namelist variable alone ("hdiff_order"; the command-line option), and its namelist
   /// ("diffusion_nml"); empty for ICON-internal fields.
   std::string namelist_variable() const {
@@ -72,19 +83,6 @@ struct ConfigFieldOf {
     const std::string n = namelist;
     return n.substr(0, n.find(':'));
   }
-
- private:
-  std::string text(double value, bool namelist_style) const {
-    switch (kind) {
-      case ConfigKind::Bool:
-        return namelist_style ? (value != 0.0 ? ".TRUE." : ".FALSE.")
-                              : (value != 0.0 ? "true" : "false");
-      case ConfigKind::Enum:
-      case ConfigKind::Int: return std::to_string(static_cast<int>(value));
-      case ConfigKind::Real: break;
-    }
-    return fmt::format("{}", value);
-  }
 };
 
 /// Throws ConfigError "<what>: <field> (ICON <namelist>) = <value>: <why>" for the first field of
@@ -94,8 +92,7 @@ void validate_config_fields(const std::vector<ConfigFieldOf<Config>>& table, con
                             const std::string& what) {
   for (const auto& f : table)
     if (f.allowed != nullptr && !f.allowed(f.get(c)))
-      throw ConfigError(fmt::format("{}: {} (ICON {}) = {}: {}", what, f.name, f.icon_label(),
-                                    f.value_text(c), f.why));
+      detail::throw_config_field_error(what, f.name, f.icon_label(), f.value_text(c), f.why);
 }
 
 /// The configuration under ICON's namelist names ("diffusion_nml:hdiff_order" -> "5"), in the
