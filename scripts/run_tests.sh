@@ -33,7 +33,8 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
     test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference \
     test_dycore_tools_SERIAL test_dycore_tools_OPENMP test_dycore_metric_fields \
-    test_dycore_interpolation_coefficients test_static_fields
+    test_dycore_interpolation_coefficients test_dycore_config test_static_fields
+  # Every test the pattern below selects must be in the list above (else ctest reports it Not Run).
   timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" \
     -R 'diffusion|dycore|static_fields|cli_run'
 fi
