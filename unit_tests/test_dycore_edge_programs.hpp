@@ -14,7 +14,7 @@
 #include "support/simple_grid.hpp"
 #include "support/test_grids.hpp"
 
-#include <icondiff/core/view_copy.hpp>
+#include <icondiff/core/state_ops.hpp>
 #include <icondiff/dycore/dycore.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -206,17 +206,16 @@ TEST(TEST_CATEGORY, DycoreCallsOnTwoInstancesEqualSequentialCalls) {
   b.dtime = 12.5;
   b.is_iau_active = true;
   b.iau_wgt_dyn = 0.5;
-  auto a_alone = a, b_alone = b;
-  a_alone.next_vn = copy_view<M>("a_alone_next_vn", a.next_vn);
-  a_alone.rho_at_edges_on_model_levels = copy_view<M>("a_rho", a.rho_at_edges_on_model_levels);
-  a_alone.theta_v_at_edges_on_model_levels =
-      copy_view<M>("a_theta", a.theta_v_at_edges_on_model_levels);
-  a_alone.horizontal_pressure_gradient = copy_view<M>("a_grad", a.horizontal_pressure_gradient);
-  b_alone.next_vn = copy_view<M>("b_alone_next_vn", b.next_vn);
-  b_alone.rho_at_edges_on_model_levels = copy_view<M>("b_rho", b.rho_at_edges_on_model_levels);
-  b_alone.theta_v_at_edges_on_model_levels =
-      copy_view<M>("b_theta", b.theta_v_at_edges_on_model_levels);
-  b_alone.horizontal_pressure_gradient = copy_view<M>("b_grad", b.horizontal_pressure_gradient);
+  // The same calls on fresh copies of every field (copy_state), the scalars as they are.
+  const auto alone = [](const RhoThetaPgradArguments<M>& call, const std::string& scope) {
+    RhoThetaPgradArguments<M> copy = copy_state<M>(call, scope);
+    copy.dtime = call.dtime;
+    copy.is_iau_active = call.is_iau_active;
+    copy.iau_wgt_dyn = call.iau_wgt_dyn;
+    return copy;
+  };
+  auto a_alone = alone(a, "icondiff::test::a_alone::");
+  auto b_alone = alone(b, "icondiff::test::b_alone::");
   compat::fence(Space(), "icondiff::test::setup");
 
   dycore.compute_rho_theta_pgrad_and_update_vn(instances[0], a);

@@ -13,6 +13,7 @@
 #include "support/field_compare.hpp"
 #include "support/random_dycore.hpp"
 #include "support/test_grids.hpp"
+#include "support/tools_recording.hpp"
 
 #include <icondiff/dycore/dycore.hpp>
 #include <icondiff/kokkos_compat.hpp>
@@ -33,72 +34,14 @@ namespace dycore_tools_test {
 using M = TEST_MEMSPACE;
 using Space = TEST_EXECSPACE;
 
-struct Event {
-  std::string kind, name;
-  std::vector<std::string> regions;
-};
-struct Recording {
-  std::vector<std::string> open;
-  std::vector<Event> events;
-  int unmatched_pops = 0;
-};
-Recording* recording = nullptr;
+using test::Recording;
 
-void add(const char* kind, const char* name) {
-  if (recording) recording->events.push_back({kind, name, recording->open});
-}
-void on_kernel(const char* name, std::uint32_t, std::uint64_t*) {
-  add("kernel", name);
-}
-void on_push(const char* name) {
-  if (!recording) return;
-  add("region", name);
-  recording->open.emplace_back(name);
-}
-void on_pop() {
-  if (!recording) return;
-  if (recording->open.empty())
-    ++recording->unmatched_pops;
-  else
-    recording->open.pop_back();
-}
-void on_allocate(Kokkos_Profiling_SpaceHandle, const char* name, const void*, std::uint64_t) {
-  add("allocation", name);
-}
-void on_deep_copy(Kokkos_Profiling_SpaceHandle, const char* name, const void*,
-                  Kokkos_Profiling_SpaceHandle, const char*, const void*, std::uint64_t) {
-  add("deep_copy", name);
-}
-void on_fence(const char* name, std::uint32_t, std::uint64_t*) {
-  // Kokkos 4 fences around kernels on its own while a tool is attached; those are the tool's.
-  if (std::string(name).rfind("Kokkos::Tools::", 0) == 0) return;
-  add("fence", name);
-}
-
-/// Records what `call` does through the Tools callbacks.
+/// What `call` does, as the Tools callbacks record it.
 template <class F>
 Recording record(F&& call) {
-  Recording r;
-  recording = &r;
-  compat::set_begin_parallel_for_callback(on_kernel);
-  compat::set_begin_parallel_reduce_callback(on_kernel);
-  compat::set_begin_parallel_scan_callback(on_kernel);
-  compat::set_push_region_callback(on_push);
-  compat::set_pop_region_callback(on_pop);
-  compat::set_allocate_data_callback(on_allocate);
-  compat::set_begin_deep_copy_callback(on_deep_copy);
-  compat::set_begin_fence_callback(on_fence);
+  test::ToolsRecorder recorder;
   call();
-  compat::set_begin_parallel_for_callback(nullptr);
-  compat::set_begin_parallel_reduce_callback(nullptr);
-  compat::set_begin_parallel_scan_callback(nullptr);
-  compat::set_push_region_callback(nullptr);
-  compat::set_pop_region_callback(nullptr);
-  compat::set_allocate_data_callback(nullptr);
-  compat::set_begin_deep_copy_callback(nullptr);
-  compat::set_begin_fence_callback(nullptr);
-  recording = nullptr;
-  return r;
+  return test::recording();
 }
 
 /// The checks of the header comment for one program call expected to launch `kernels`, in order.
@@ -108,9 +51,9 @@ void expect_labelled_call(const std::string& program, const Recording& r,
   const std::string prefix = "icondiff::dycore::";
   std::vector<std::string> launched;
   std::set<std::string> regions;
-  for (const Event& e : r.events) {
+  for (const test::Event& e : r.events) {
     if (e.kind == "region") regions.insert(e.name);
-    if (e.kind == "kernel") {
+    if (e.kind == "parallel_for" || e.kind == "parallel_reduce" || e.kind == "parallel_scan") {
       launched.push_back(e.name);
       const bool labelled = e.name.rfind(prefix, 0) == 0;
       EXPECT_TRUE(labelled) << e.name << " is not labelled " << prefix;

@@ -10,10 +10,10 @@ namespace icondiff {
 
 namespace {
 
-[[noreturn]] void reject(const std::string& field, const std::string& namelist,
-                         const std::string& value, const std::string& why) {
-  throw ConfigError(
-      fmt::format("diffusion config: {} (ICON {}) = {}: {}", field, namelist, value, why));
+/// A rule between fields, reported as a field's rule is (core/config_table.hpp).
+[[noreturn]] void reject(const char* field, const char* namelist, const std::string& value,
+                         const char* why) {
+  detail::throw_config_field_error("diffusion config", field, namelist, value, why);
 }
 
 using config_table::field;

@@ -108,11 +108,11 @@ void DycoreConfig::validate() const {
   if (!(fourth_order_divdamp_z < fourth_order_divdamp_z2 &&
         fourth_order_divdamp_z2 < fourth_order_divdamp_z3 &&
         fourth_order_divdamp_z3 < fourth_order_divdamp_z4))
-    throw ConfigError(fmt::format(
-        "dycore config: fourth_order_divdamp_z..z4 (ICON nonhydrostatic_nml:divdamp_z..divdamp_z4) "
-        "= {}, {}, {}, {}: expected increasing heights",
-        fourth_order_divdamp_z, fourth_order_divdamp_z2, fourth_order_divdamp_z3,
-        fourth_order_divdamp_z4));
+    detail::throw_config_field_error(
+        "dycore config", "fourth_order_divdamp_z..z4", "nonhydrostatic_nml:divdamp_z..divdamp_z4",
+        fmt::format("{}, {}, {}, {}", fourth_order_divdamp_z, fourth_order_divdamp_z2,
+                    fourth_order_divdamp_z3, fourth_order_divdamp_z4),
+        "expected increasing heights");
 }
 
 std::vector<std::pair<std::string, std::string>> icon_namelist_values(const DycoreConfig& c) {

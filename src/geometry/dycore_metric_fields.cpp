@@ -6,6 +6,7 @@
 #include <icondiff/core/physical_constants.hpp>
 #include <icondiff/geometry/dycore_metric_fields.hpp>
 
+#include "factory_checks.hpp"
 #include "reference_atmosphere.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,8 @@ namespace icondiff {
 
 namespace {
 
+using detail::require_table;
+
 // ICON's mo_impl_constants_grf: the first edge row of the nudging zone (grf_nudge_start_e =
 // grf_bdywidth_e + 1) and the zone's width in cell rows (ICON4Py grid_refinement:
 // get_nudging_refinement_value(EdgeDim), DEFAULT_GRF_NUDGEZONE_WIDTH).
@@ -26,13 +29,6 @@ constexpr int grf_nudgezone_width = 8;
 // Height (m) below the higher of an edge's two surface heights from which the pressure gradient is
 // extrapolated hydrostatically (mo_vertical_grid: extrapol_dist).
 constexpr double extrapol_dist = 5.0;
-
-void require_table(const char* what, const HostTable<double>& t, std::size_t rows,
-                   std::size_t cols) {
-  if (t.rows() != rows || t.cols() != cols)
-    throw InvalidArgument(fmt::format("dycore metric fields: {} is ({}, {}), expected ({}, {})",
-                                      what, t.rows(), t.cols(), rows, cols));
-}
 
 std::size_t levels_of_half(const HostTable<double>& z_ifc, const char* who) {
   if (z_ifc.cols() < 4)

@@ -8,6 +8,7 @@
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 #include <icondiff/geometry/metric_fields.hpp>
 
+#include "factory_checks.hpp"
 #include "reference_atmosphere.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +20,8 @@
 namespace icondiff {
 
 namespace {
+
+using detail::require_table;
 
 constexpr double pi = 3.14159265358979323846;
 constexpr double deg = pi / 180.0;
@@ -41,13 +44,6 @@ void require_finite(double value, const std::string& what) {
 void require_positive(double value, const std::string& what) {
   if (!(std::isfinite(value) && value > 0.0))
     reject(fmt::format("{} = {}", what, value), "expected a finite value > 0");
-}
-
-void require_table(const char* name, const HostTable<double>& t, std::size_t rows,
-                   std::size_t cols) {
-  if (t.rows() != rows || t.cols() != cols)
-    throw InvalidArgument(fmt::format("metrics: {} is ({}, {}), expected ({}, {})", name, t.rows(),
-                                      t.cols(), rows, cols));
 }
 
 void require_vector(const char* name, const std::vector<double>& v, std::size_t size) {

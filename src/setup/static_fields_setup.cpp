@@ -22,18 +22,23 @@ namespace {
 
 #define ICONDIFF_FIELD_NAME(name, ...) #name,
 
-std::set<std::string> diffusion_fields() {
-  return {ICONDIFF_DIFFUSION_METRIC_FIELDS(ICONDIFF_FIELD_NAME)
-              ICONDIFF_DIFFUSION_INTERPOLATION_FIELDS(ICONDIFF_FIELD_NAME)
-                  ICONDIFF_DIFFUSION_EDGE_FIELDS(ICONDIFF_FIELD_NAME)
-                      ICONDIFF_DIFFUSION_CELL_FIELDS(ICONDIFF_FIELD_NAME)};
+const std::set<std::string>& diffusion_fields() {
+  static const std::set<std::string> names = {
+      ICONDIFF_DIFFUSION_METRIC_FIELDS(ICONDIFF_FIELD_NAME)
+          ICONDIFF_DIFFUSION_INTERPOLATION_FIELDS(ICONDIFF_FIELD_NAME)
+              ICONDIFF_DIFFUSION_EDGE_FIELDS(ICONDIFF_FIELD_NAME)
+                  ICONDIFF_DIFFUSION_CELL_FIELDS(ICONDIFF_FIELD_NAME)};
+  return names;
 }
-std::set<std::string> dycore_fields() {
-  return {ICONDIFF_DYCORE_METRIC_FIELDS(ICONDIFF_FIELD_NAME) ICONDIFF_DYCORE_INTERPOLATION_FIELDS(
-      ICONDIFF_FIELD_NAME) ICONDIFF_DYCORE_EDGE_FIELDS(ICONDIFF_FIELD_NAME)};
+const std::set<std::string>& dycore_fields() {
+  static const std::set<std::string> names = {ICONDIFF_DYCORE_METRIC_FIELDS(
+      ICONDIFF_FIELD_NAME) ICONDIFF_DYCORE_INTERPOLATION_FIELDS(ICONDIFF_FIELD_NAME)
+                                                  ICONDIFF_DYCORE_EDGE_FIELDS(ICONDIFF_FIELD_NAME)};
+  return names;
 }
-std::set<std::string> solve_nh_fields() {
-  return {ICONDIFF_SOLVE_NH_STATICS(ICONDIFF_FIELD_NAME)};
+const std::set<std::string>& solve_nh_fields() {
+  static const std::set<std::string> names = {ICONDIFF_SOLVE_NH_STATICS(ICONDIFF_FIELD_NAME)};
+  return names;
 }
 
 struct ProgramStatics {
@@ -195,10 +200,8 @@ struct FillField {
 }  // namespace
 
 bool StaticFieldSelection::needs(const std::string& field) const {
-  static const std::set<std::string> d = diffusion_fields(), y = dycore_fields(),
-                                     s = solve_nh_fields();
-  return (diffusion && d.count(field)) || (dycore && y.count(field)) ||
-         (solve_nh && s.count(field));
+  return (diffusion && diffusion_fields().count(field)) ||
+         (dycore && dycore_fields().count(field)) || (solve_nh && solve_nh_fields().count(field));
 }
 
 std::vector<std::string> static_field_users(const std::string& field) {
