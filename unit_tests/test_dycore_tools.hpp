@@ -58,8 +58,9 @@ void expect_labelled_call(const std::string& program, const Recording& r,
       const bool labelled = e.name.rfind(prefix, 0) == 0;
       EXPECT_TRUE(labelled) << e.name << " is not labelled " << prefix;
       EXPECT_FALSE(e.regions.empty()) << e.name << " runs outside any region";
-      if (labelled && !e.regions.empty())
+      if (labelled && !e.regions.empty()) {
         EXPECT_EQ(e.regions.back(), e.name.substr(prefix.size())) << e.name;
+      }
     }
     if (e.kind == "allocation" || e.kind == "deep_copy" || e.kind == "fence")
       ADD_FAILURE() << e.kind << " '" << e.name << "' inside the call";
@@ -191,6 +192,21 @@ TEST(TEST_CATEGORY, DycoreProgramsAreLabelledAndRunOnTheFactoriesStatics) {
   EXPECT_EQ(not_finite(corrector.next_exner), 0u);
   EXPECT_EQ(not_finite(corrector.next_theta_v), 0u);
 }
+
+#define ICONDIFF_TEST_NAME_OF(name, ...) #name,
+
+// The predictor's call is split between two bodies by two name lists (dycore_stencils.hpp); the
+// fill by name checks each list against its body at compile time, this checks that together they
+// take every field and scalar of the call, so none is silently left out.
+TEST(TEST_CATEGORY, SolverPredictorBodiesTakeEveryArgumentOfTheCall) {
+  const std::set<std::string> call{ICONDIFF_SOLVER_PREDICTOR_FIELDS(ICONDIFF_TEST_NAME_OF)
+                                       ICONDIFF_SOLVER_SCALARS(ICONDIFF_TEST_NAME_OF)};
+  const std::set<std::string> taken{ICONDIFF_CONTRAVARIANT_CORRECTION_ARGUMENTS(
+      ICONDIFF_TEST_NAME_OF) ICONDIFF_SOLVER_PREDICTOR_COLUMN_ARGUMENTS(ICONDIFF_TEST_NAME_OF)};
+  EXPECT_EQ(taken, call);
+}
+
+#undef ICONDIFF_TEST_NAME_OF
 
 }  // namespace dycore_tools_test
 }  // namespace icondiff

@@ -7,7 +7,8 @@
 //   apply_divergence_damping_and_update_vn   (corrector: vn update, divergence damping)
 //   vertically_implicit_solver_at_predictor_step, vertically_implicit_solver_at_corrector_step
 //                                            (w, rho, exner, theta_v by the implicit solve)
-// Kernels are labelled icondiff::dycore::<ICON4Py program> and launched through a KernelRunner;
+// Kernels are labelled icondiff::dycore::<ICON4Py program> (dycore_labels.hpp), their bodies built
+// by name (dycore_stencils.hpp) and launched through a KernelRunner;
 // a program allocates nothing and does not fence (the caller's next program or exchange on the
 // same instance is ordered after it).
 #pragma once
@@ -17,24 +18,12 @@
 #include <icondiff/core/launch.hpp>
 #include <icondiff/dycore/dycore_config.hpp>
 #include <icondiff/dycore/dycore_inputs.hpp>
+#include <icondiff/dycore/dycore_labels.hpp>
+#include <icondiff/dycore/dycore_stencils.hpp>
 
 #include <string>
 
 namespace icondiff {
-
-namespace dycore_labels {
-inline const std::string rho_theta_pgrad =
-    "icondiff::dycore::compute_rho_theta_pgrad_and_update_vn";
-inline const std::string divergence_damping =
-    "icondiff::dycore::apply_divergence_damping_and_update_vn";
-inline const std::string contravariant_correction =
-    "icondiff::dycore::interpolate_contravariant_correction_from_edges_on_model_levels_to_cells_on_"
-    "half_levels";
-inline const std::string solver_predictor =
-    "icondiff::dycore::vertically_implicit_solver_at_predictor_step";
-inline const std::string solver_corrector =
-    "icondiff::dycore::vertically_implicit_solver_at_corrector_step";
-}  // namespace dycore_labels
 
 /// The (points, levels) domain of one program call: horizontal_start/end and
 /// vertical_start/end of ICON4Py's program.
@@ -134,8 +123,8 @@ class Dycore {
   DycoreInputs<memory_space> inputs_;
   DycoreOptions<ExecSpace> options_;
   KernelRunner<ExecSpace> runner_;
-  /// e2c, c2e2co, e2c2eo with -1 replaced by the largest valid index of the row.
-  Kokkos::View<const index_t**, TableLayout, memory_space> e2c_, c2e2co_, e2c2eo_, c2e_;
+  /// e2c, c2e2co, e2c2eo, c2e with -1 replaced by the largest valid index of the row.
+  DycoreTables<memory_space> tables_;
   /// (C, nlev) scratch of the tridiagonal solve (its upper-diagonal coefficients), allocated once.
   Kokkos::View<vp**, FieldLayout, memory_space> z_q_;
 };

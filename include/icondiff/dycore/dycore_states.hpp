@@ -83,10 +83,14 @@ namespace icondiff {
   ICONDIFF_STATIC_geofac_grdiv(FIELD)
 
 #define ICONDIFF_SOLVER_PREDICTOR_STATICS(FIELD)                                                   \
+  ICONDIFF_CONTRAVARIANT_CORRECTION_STATICS(FIELD)                                                 \
+  ICONDIFF_SOLVER_CORRECTOR_STATICS(FIELD)
+
+/// The predictor's interpolation of the contravariant correction to cells.
+#define ICONDIFF_CONTRAVARIANT_CORRECTION_STATICS(FIELD)                                           \
   ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
   ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
-  ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
-  ICONDIFF_SOLVER_CORRECTOR_STATICS(FIELD)
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)
 
 #define ICONDIFF_SOLVER_CORRECTOR_STATICS(FIELD)                                                   \
   ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
@@ -278,11 +282,63 @@ namespace icondiff {
         "contravariant correction of w at cells", "p_nh%diag%w_concorr_c", "")
 // clang-format on
 
+// The scalar and profile arguments of each call: ARG(name, type, default, meaning).
+// clang-format off
+#define ICONDIFF_RHO_THETA_PGRAD_SCALARS(ARG)                                                      \
+  ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
+  ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
+  ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")
+
+#define ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(ARG)                                                    \
+  ARG(interpolated_fourth_order_divdamp_factor, LevelProfile<MemorySpace>, {},                     \
+      "(nlev) the fourth-order divergence damping factor interpolated to each level")             \
+  ARG(second_order_divdamp_factor, double, 0, "the second-order divergence damping factor")       \
+  ARG(second_order_divdamp_scaling_coeff, double, 0, "its scaling coefficient")                   \
+  ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
+  ARG(apply_2nd_order_divergence_damping, bool, false,                                             \
+      "as solve_nonhydro sets it from the configuration (divergence_damping_switches())")         \
+  ARG(apply_4th_order_divergence_damping, bool, false, "likewise")                                 \
+  ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
+  ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")
+
+/// What both solver steps take.
+#define ICONDIFF_SOLVER_SCALARS(ARG)                                                               \
+  ARG(rayleigh_damping_factor, LevelProfile<MemorySpace>, {},                                      \
+      "(nlev) z_raylfac, the Klemp Rayleigh damping factor of each level")                        \
+  ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")                                    \
+  ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
+  ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
+  ARG(at_first_substep, bool, false, "the first dynamics substep of the physics step")
+
+#define ICONDIFF_SOLVER_CORRECTOR_SCALARS(ARG)                                                     \
+  ICONDIFF_SOLVER_SCALARS(ARG)                                                                     \
+  ARG(lprep_adv, bool, false, "accumulate the vertical mass and volume fluxes for tracers")        \
+  ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")                                             \
+  ARG(ndyn_substeps_var, double, 0, "the number of dynamics substeps of this physics step")         \
+  ARG(at_last_substep, bool, false, "the last dynamics substep of the physics step")
+
+// Everything one call passes, fields then scalars: the lists the Dycore fills its kernel bodies
+// from by name (dycore/dycore_stencils.hpp).
+#define ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS(X)                                                      \
+  ICONDIFF_RHO_THETA_PGRAD_FIELDS(X) ICONDIFF_RHO_THETA_PGRAD_SCALARS(X)
+#define ICONDIFF_DIVDAMP_UPDATE_VN_ARGUMENTS(X)                                                    \
+  ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
+#define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
+  ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+// clang-format on
+
+/// A scalar or profile argument as a member with its default.
+#define ICONDIFF_ARGUMENT_MEMBER(name, type, default_value, meaning) type name = default_value;
+
+/// A vertical profile argument: (nlev) values, one per full level.
+template <class MemorySpace>
+using LevelProfile = View1D<wp, MemorySpace>;
+
 template <class MemorySpace>
 struct DycoreMetricState {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_METRIC_FIELDS)
   /// (nlev): scalfac_dd3d, the vertical profile of the dw/dz term of the divergence damping.
-  Kokkos::View<wp*, FieldLayout, MemorySpace> scaling_factor_for_3d_divdamp;
+  LevelProfile<MemorySpace> scaling_factor_for_3d_divdamp;
 };
 
 template <class MemorySpace>
@@ -295,60 +351,32 @@ struct DycoreEdgeParams {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_EDGE_FIELDS)
 };
 
-/// One call of compute_rho_theta_pgrad_and_update_vn: its fields and scalar arguments.
+/// One call of compute_rho_theta_pgrad_and_update_vn.
 template <class MemorySpace>
 struct RhoThetaPgradArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_RHO_THETA_PGRAD_FIELDS)
-  double dtime = 0;
-  bool is_iau_active = false;
-  double iau_wgt_dyn = 0;
+  ICONDIFF_RHO_THETA_PGRAD_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
-/// One call of apply_divergence_damping_and_update_vn: its fields and scalar arguments.
+/// One call of apply_divergence_damping_and_update_vn.
 template <class MemorySpace>
 struct DivergenceDampingArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS)
-  /// (nlev): the fourth-order divergence damping factor interpolated to each level.
-  Kokkos::View<wp*, FieldLayout, MemorySpace> interpolated_fourth_order_divdamp_factor;
-  double second_order_divdamp_factor = 0;
-  double second_order_divdamp_scaling_coeff = 0;
-  double dtime = 0;
-  /// As solve_nonhydro sets them from the configuration: divergence_damping_switches().
-  bool apply_2nd_order_divergence_damping = false;
-  bool apply_4th_order_divergence_damping = false;
-  bool is_iau_active = false;
-  double iau_wgt_dyn = 0;
+  ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
-/// One call of vertically_implicit_solver_at_predictor_step: its fields and scalar arguments.
+/// One call of vertically_implicit_solver_at_predictor_step.
 template <class MemorySpace>
 struct SolverPredictorArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_SOLVER_PREDICTOR_FIELDS)
-  /// (nlev): z_raylfac, the Klemp Rayleigh damping factor of each level.
-  Kokkos::View<wp*, FieldLayout, MemorySpace> rayleigh_damping_factor;
-  double iau_wgt_dyn = 0;
-  double dtime = 0;
-  bool is_iau_active = false;
-  bool at_first_substep = false;
+  ICONDIFF_SOLVER_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
-/// One call of vertically_implicit_solver_at_corrector_step: its fields and scalar arguments.
+/// One call of vertically_implicit_solver_at_corrector_step.
 template <class MemorySpace>
 struct SolverCorrectorArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_SOLVER_CORRECTOR_FIELDS)
-  /// (nlev): z_raylfac.
-  Kokkos::View<wp*, FieldLayout, MemorySpace> rayleigh_damping_factor;
-  /// Accumulate the vertical mass and volume fluxes for tracer advection.
-  bool lprep_adv = false;
-  /// 1 / ndyn_substeps_var.
-  double r_nsubsteps = 0;
-  /// The number of dynamics substeps of this physics step.
-  double ndyn_substeps_var = 0;
-  double iau_wgt_dyn = 0;
-  double dtime = 0;
-  bool is_iau_active = false;
-  bool at_first_substep = false;
-  bool at_last_substep = false;
+  ICONDIFF_SOLVER_CORRECTOR_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 }  // namespace icondiff

@@ -69,25 +69,28 @@ struct ComputeRhoThetaPgradAndUpdateVn {
   ConstField<vp, MemorySpace> normal_wind_iau_increment;
   ConstField<wp, MemorySpace> grf_tend_vn;
 
-  // Static fields (the Dycore bundle); (E, 2) tables in E2C order, (C, 4) in C2E2CO order.
+  // Static fields under their names in statics/static_fields.hpp (the Dycore fills them by name;
+  // ICON4Py's argument name noted where it differs); (E, 2) tables in E2C order, (C, 4) in C2E2CO
+  // order.
   ConstField<vp, MemorySpace> reference_rho_at_edges_on_model_levels;
   ConstField<vp, MemorySpace> reference_theta_at_edges_on_model_levels;
   ConstField<wp, MemorySpace> geofac_grg_x;
   ConstField<wp, MemorySpace> geofac_grg_y;
-  ConstField<wp, MemorySpace> pos_on_tplane_e_x;
-  ConstField<wp, MemorySpace> pos_on_tplane_e_y;
+  ConstField<wp, MemorySpace> pos_on_tplane_e_1;  ///< ICON4Py: pos_on_tplane_e_x
+  ConstField<wp, MemorySpace> pos_on_tplane_e_2;  ///< ICON4Py: pos_on_tplane_e_y
   ConstField<wp, MemorySpace> primal_normal_cell_x;
   ConstField<wp, MemorySpace> dual_normal_cell_x;
   ConstField<wp, MemorySpace> primal_normal_cell_y;
   ConstField<wp, MemorySpace> dual_normal_cell_y;
   ConstField<vp, MemorySpace> ddxn_z_full;
   ConstField<wp, MemorySpace> c_lin_e;
-  Kokkos::View<const int***, FieldLayout, MemorySpace> ikoffset;  ///< (E, 2, K): relative levels
-  ConstField3<vp, MemorySpace> zdiff_gradp;                       ///< (E, 2, K)
+  Kokkos::View<const int***, FieldLayout, MemorySpace>
+      vertoffset_gradp;                      ///< (E, 2, K) relative levels; ICON4Py: ikoffset
+  ConstField3<vp, MemorySpace> zdiff_gradp;  ///< (E, 2, K)
   ConstField<vp, MemorySpace> pg_exdist;
-  ConstVector<wp, MemorySpace> inv_dual_edge_length;
-  ConstIndexTable<MemorySpace> e2c;     ///< skip values replaced
-  ConstIndexTable<MemorySpace> c2e2co;  ///< skip values replaced
+  ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;  ///< ICON4Py: inv_dual_edge_length
+  ConstIndexTable<MemorySpace> e2c;                        ///< skip values replaced
+  ConstIndexTable<MemorySpace> c2e2co;                     ///< skip values replaced
 
   wp dtime = 0;
   bool is_iau_active = false;
@@ -107,9 +110,9 @@ struct ComputeRhoThetaPgradAndUpdateVn {
     const wp p_dthalf = wp(0.5) * dtime;
     const wp vn = current_vn(e, k);
     const int side = vn >= wp(0) ? 0 : 1;  // the upwind cell's E2C slot
-    const wp z_ntdistv_bary_1 = -(vn * p_dthalf + pos_on_tplane_e_x(e, side));
+    const wp z_ntdistv_bary_1 = -(vn * p_dthalf + pos_on_tplane_e_1(e, side));
     const wp z_ntdistv_bary_2 =
-        -(static_cast<wp>(tangential_wind(e, k)) * p_dthalf + pos_on_tplane_e_y(e, side));
+        -(static_cast<wp>(tangential_wind(e, k)) * p_dthalf + pos_on_tplane_e_2(e, side));
     const wp p_distv_bary_1 = z_ntdistv_bary_1 * primal_normal_cell_x(e, side) +
                               z_ntdistv_bary_2 * dual_normal_cell_x(e, side);
     const wp p_distv_bary_2 = z_ntdistv_bary_1 * primal_normal_cell_y(e, side) +
@@ -132,7 +135,8 @@ struct ComputeRhoThetaPgradAndUpdateVn {
 
   /// _compute_horizontal_pressure_gradient (TAYLOR_HYDRO): flat levels k < nflatlev, the
   /// terrain-following correction up to nflat_gradp, the Taylor expansion around the neighbour
-  /// cells' levels k + ikoffset below, then the hydrostatic correction where pg_exdist != 0.
+  /// cells' levels k + vertoffset_gradp below, then the hydrostatic correction where pg_exdist !=
+  /// 0.
   KOKKOS_INLINE_FUNCTION vp pressure_gradient(const index_t e, const index_t k) const {
     const index_t c0 = e2c(e, 0), c1 = e2c(e, 1);
     const auto& exner = temporal_extrapolation_of_perturbed_exner;
@@ -140,20 +144,20 @@ struct ComputeRhoThetaPgradAndUpdateVn {
     const auto& d2dz2 = d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
     vp gradient;
     if (k < nflatlev) {
-      gradient =
-          static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(exner(c1, k) - exner(c0, k)));
+      gradient = static_cast<vp>(inverse_dual_edge_lengths(e) *
+                                 static_cast<wp>(exner(c1, k) - exner(c0, k)));
     } else if (k < nflat_gradp + 1) {
       const wp sum =
           static_cast<wp>(ddz(c0, k)) * c_lin_e(e, 0) + static_cast<wp>(ddz(c1, k)) * c_lin_e(e, 1);
-      gradient =
-          static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(exner(c1, k) - exner(c0, k)) -
-                          static_cast<wp>(ddxn_z_full(e, k)) * sum);
+      gradient = static_cast<vp>(inverse_dual_edge_lengths(e) *
+                                     static_cast<wp>(exner(c1, k) - exner(c0, k)) -
+                                 static_cast<wp>(ddxn_z_full(e, k)) * sum);
     } else {
-      const index_t k0 = k + ikoffset(e, 0, k), k1 = k + ikoffset(e, 1, k);
+      const index_t k0 = k + vertoffset_gradp(e, 0, k), k1 = k + vertoffset_gradp(e, 1, k);
       const vp dz0 = zdiff_gradp(e, 0, k), dz1 = zdiff_gradp(e, 1, k);
       const vp taylor1 = exner(c1, k1) + dz1 * (ddz(c1, k1) + dz1 * d2dz2(c1, k1));
       const vp taylor0 = exner(c0, k0) + dz0 * (ddz(c0, k0) + dz0 * d2dz2(c0, k0));
-      gradient = static_cast<vp>(inv_dual_edge_length(e) * static_cast<wp>(taylor1 - taylor0));
+      gradient = static_cast<vp>(inverse_dual_edge_lengths(e) * static_cast<wp>(taylor1 - taylor0));
     }
     const vp exdist = pg_exdist(e, k);
     if (exdist != vp(0))
@@ -209,10 +213,10 @@ struct ApplyDivergenceDampingAndUpdateVn {
   ConstField<vp, MemorySpace> horizontal_pressure_gradient;
   ConstVector<wp, MemorySpace> interpolated_fourth_order_divdamp_factor;  ///< (K)
 
-  // Static fields.
+  // Static fields (names as statics/static_fields.hpp has them).
   ConstVector<wp, MemorySpace> horizontal_mask_for_3d_divdamp;  ///< (E)
   ConstVector<wp, MemorySpace> scaling_factor_for_3d_divdamp;   ///< (K)
-  ConstVector<wp, MemorySpace> inv_dual_edge_length;
+  ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;       ///< ICON4Py: inv_dual_edge_length
   ConstVector<wp, MemorySpace> nudgecoeff_e;
   ConstField<wp, MemorySpace> geofac_grdiv;  ///< (E, 5) E2C2EO order
   ConstIndexTable<MemorySpace> e2c;          ///< skip values replaced
@@ -240,7 +244,8 @@ struct ApplyDivergenceDampingAndUpdateVn {
   };
 
   KOKKOS_FORCEINLINE_FUNCTION DivergenceEdge divergence_edge(const index_t e) const {
-    return {e, e2c(e, 0), e2c(e, 1), horizontal_mask_for_3d_divdamp(e), inv_dual_edge_length(e)};
+    return {e, e2c(e, 0), e2c(e, 1), horizontal_mask_for_3d_divdamp(e),
+            inverse_dual_edge_lengths(e)};
   }
 
   /// _add_vertical_wind_derivative_to_divergence_damping: the horizontal gradient of the total

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Create (once) the cached Python virtual environment with ICON4Py and gt4py pinned, for the
-# ICON4Py peer harness (compare_granule.py, compare_factories.py, race.py) and the per-stencil
+# ICON4Py peer harness (compare_granule.py, compare_factories.py, compare_dycore.py, race.py) and the per-stencil
 # comparison (compare_stencils.py).
 #
 #   perf_tests/peers/icon4py/setup_venv.sh          # prints the venv path on stdout
@@ -12,7 +12,8 @@
 # place and the pins unchanged, only checks the marker (~1 s; no network).
 #
 # What is installed (pip, from PyPI):
-#   icon4py-common==0.2.0, icon4py-atmosphere-diffusion==0.2.0, gt4py==1.1.10 (with dace for the
+#   icon4py-common==0.2.0, icon4py-atmosphere-diffusion==0.2.0, icon4py-atmosphere-dycore==0.2.0
+#   (compare_dycore.py), gt4py==1.1.10 (with dace for the
 #   dace backends and gridtools-cpp for the gtfn backend), plus the two run-time imports of
 #   icon4py-common's `io` extra that the grid manager and the factories need:
 #     * netCDF4   (icon4py.model.common.grid.gridfile reads the grid file with it)
@@ -47,6 +48,7 @@ GT4PY_VERSION=1.1.10
 requirements=(
   "icon4py-common==${ICON4PY_VERSION}"
   "icon4py-atmosphere-diffusion==${ICON4PY_VERSION}"
+  "icon4py-atmosphere-dycore==${ICON4PY_VERSION}"
   "gt4py==${GT4PY_VERSION}"
   "netCDF4==1.7.4"
   "xarray==2026.2.0"
@@ -58,6 +60,7 @@ boltons==25.0.0 cachebox==5.2.3 cached-property==2.0.1 certifi==2026.5.20 cftime
 click==8.3.3 cmake==4.3.2 cytoolz==1.1.0 dace==2.0.0a3 deepdiff==9.1.0 devtools==0.12.2
 dill==0.4.1 executing==2.2.1 factory-boy==3.3.3 faker==40.18.0 filelock==3.19.1 fparser==0.2.2
 frozendict==2.4.7 gridtools-cpp==2.3.9 gt4py==1.1.10 icon4py-atmosphere-diffusion==0.2.0
+icon4py-atmosphere-dycore==0.2.0
 icon4py-common==0.2.0 jinja2==3.1.6 lark==1.3.1 mako==1.3.12 markupsafe==3.0.3 mpmath==1.3.0
 mypy-extensions==1.1.0 nanobind==2.12.0 netcdf4==1.7.4 networkx==3.5 ninja==1.13.0
 numpy==2.4.6 orderly-set==5.5.0 packaging==26.2 pandas==3.0.3 pathspec==1.1.1
@@ -132,6 +135,7 @@ log "pip install ${requirements[*]} (constrained to ICON4Py v0.2.0's lock: $venv
 "$venv/bin/python" - >&2 <<'EOF' || die "the new venv fails its import check (see above)"
 import gt4py.next as gtx
 import icon4py.model.atmosphere.diffusion.diffusion as diffusion
+import icon4py.model.atmosphere.dycore.solve_nonhydro as solve_nonhydro
 import icon4py.model.common.grid.grid_manager as gm
 import icon4py.model.common.grid.geometry as geometry
 import icon4py.model.common.interpolation.interpolation_factory as interpolation_factory

@@ -1,0 +1,29 @@
+// The labels of the dycore's kernels: icondiff::dycore::<ICON4Py program>, made from the stencil
+// bodies' names, so a label cannot drift from the program it times. Persistent strings, so
+// launching a kernel allocates nothing; public, so timer reports, the byte model, benchmarks and
+// tests name kernels the same way.
+#pragma once
+
+#include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
+
+#include <string>
+
+namespace icondiff::dycore_labels {
+
+/// The prefix every label starts with.
+inline const std::string prefix = "icondiff::dycore::";
+
+inline const std::string rho_theta_pgrad =
+    prefix + stencils::ComputeRhoThetaPgradAndUpdateVn<Kokkos::HostSpace>::name;
+inline const std::string divergence_damping =
+    prefix + stencils::ApplyDivergenceDampingAndUpdateVn<Kokkos::HostSpace>::name;
+/// The predictor's first kernel (ICON4Py's program has it inline).
+inline const std::string contravariant_correction =
+    prefix + stencils::InterpolateContravariantCorrectionToHalfLevels<Kokkos::HostSpace>::name;
+inline const std::string solver_predictor =
+    prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::predictor_name;
+inline const std::string solver_corrector =
+    prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::corrector_name;
+
+}  // namespace icondiff::dycore_labels

@@ -1,0 +1,158 @@
+// One factory per kernel of the dycore programs: each builds the stencil's body from the Dycore's
+// static bundle, its neighbour tables and the call's arguments. Fields and scalar arguments are
+// filled BY NAME from the field lists (core/fill_by_name.hpp: the body's members carry the names
+// of statics/static_fields.hpp and of the call's argument lists, dycore_states.hpp), so a missing,
+// renamed or swapped field does not compile; only what the Dycore derives (neighbour tables with
+// skip values replaced, zone boundaries, values from the configuration) is set by hand. The
+// granule, its tests and the ICON4Py stencil runner build the same bodies.
+#pragma once
+
+#include <icondiff/core/fill_by_name.hpp>
+#include <icondiff/core/physical_constants.hpp>
+#include <icondiff/dycore/dycore_config.hpp>
+#include <icondiff/dycore/dycore_inputs.hpp>
+#include <icondiff/dycore/dycore_states.hpp>
+#include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
+
+namespace icondiff {
+
+/// The neighbour tables the dycore's bodies read, with -1 skip values replaced by the largest
+/// valid index of the row (grid/skip_values.hpp), made once by the Dycore.
+template <class MemorySpace>
+struct DycoreTables {
+  Kokkos::View<const index_t**, TableLayout, MemorySpace> e2c, c2e2co, e2c2eo, c2e;
+};
+
+// clang-format off
+/// The predictor's arguments split by the body that reads them: the interpolation of the
+/// contravariant correction takes the edge values and writes the cell values the column body then
+/// reads (test_dycore_tools checks that the two lists cover ICONDIFF_SOLVER_PREDICTOR_FIELDS).
+#define ICONDIFF_CONTRAVARIANT_CORRECTION_ARGUMENTS(X)                                             \
+  X(contravariant_correction_at_edges_on_model_levels, "read")                                     \
+  X(contravariant_correction_at_cells_on_half_levels, "written")
+#define ICONDIFF_SOLVER_PREDICTOR_COLUMN_ARGUMENTS(X)                                              \
+  X(contravariant_correction_at_cells_on_half_levels, "read")                                      \
+  X(dwdz_at_cells_on_model_levels, "written")                                                      \
+  X(exner_dynamical_increment, "written")                                                          \
+  ICONDIFF_SOLVER_NEW_STATE_FIELDS(X)                                                              \
+  ICONDIFF_SOLVER_INPUT_FIELDS(X)                                                                  \
+  ICONDIFF_SOLVER_SCALARS(X)
+// clang-format on
+
+namespace dycore_stencils {
+
+namespace fill {
+ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad_statics, ICONDIFF_RHO_THETA_PGRAD_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad_arguments, ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(divdamp_update_vn_statics, ICONDIFF_DIVDAMP_UPDATE_VN_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(divdamp_update_vn_arguments, ICONDIFF_DIVDAMP_UPDATE_VN_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(contravariant_correction_statics,
+                             ICONDIFF_CONTRAVARIANT_CORRECTION_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(contravariant_correction_arguments,
+                             ICONDIFF_CONTRAVARIANT_CORRECTION_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(solver_statics, ICONDIFF_SOLVER_CORRECTOR_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(solver_predictor_arguments, ICONDIFF_SOLVER_PREDICTOR_COLUMN_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(solver_corrector_arguments, ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS)
+}  // namespace fill
+
+/// compute_rho_theta_pgrad_and_update_vn.
+template <class M>
+stencils::ComputeRhoThetaPgradAndUpdateVn<M> compute_rho_theta_pgrad_and_update_vn(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const RhoThetaPgradArguments<M>& args) {
+  stencils::ComputeRhoThetaPgradAndUpdateVn<M> body;
+  fill::rho_theta_pgrad_statics(body, in.metric, in.interpolation, in.edges);
+  fill::rho_theta_pgrad_arguments(body, args);
+  body.e2c = tables.e2c;
+  body.c2e2co = tables.c2e2co;
+  const auto& g = in.grid;
+  body.limited_area = g.limited_area;
+  body.nflatlev = in.nflatlev;
+  body.nflat_gradp = in.nflat_gradp;
+  body.start_edge_lateral_boundary = g.range(Location::Edge, Zone::LateralBoundary1).start;
+  body.start_edge_lateral_boundary_level_7 = g.range(Location::Edge, Zone::LateralBoundary7).start;
+  body.start_edge_nudging_level_2 = g.range(Location::Edge, Zone::Nudging2).start;
+  body.end_edge_nudging = g.range(Location::Edge, Zone::Nudging).end;
+  body.end_edge_halo = g.range(Location::Edge, Zone::Halo).end;
+  return body;
+}
+
+/// apply_divergence_damping_and_update_vn.
+template <class M>
+stencils::ApplyDivergenceDampingAndUpdateVn<M> apply_divergence_damping_and_update_vn(
+    const DycoreConfig& config, const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const DivergenceDampingArguments<M>& args) {
+  stencils::ApplyDivergenceDampingAndUpdateVn<M> body;
+  fill::divdamp_update_vn_statics(body, in.metric, in.interpolation, in.edges);
+  fill::divdamp_update_vn_arguments(body, args);
+  body.scaling_factor_for_3d_divdamp = in.metric.scaling_factor_for_3d_divdamp;
+  body.e2c = tables.e2c;
+  body.e2c2eo = tables.e2c2eo;
+  body.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
+  body.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
+  body.limited_area = in.grid.limited_area;
+  body.divdamp_order = static_cast<int>(config.divdamp_order);
+  body.mean_cell_area = in.mean_cell_area;
+  body.max_nudging_coefficient = config.max_nudging_coefficient;
+  body.dbl_eps = physics::dbl_eps;
+  return body;
+}
+
+/// The predictor's interpolation of the contravariant correction from edges to cells.
+template <class M>
+stencils::InterpolateContravariantCorrectionToHalfLevels<M> contravariant_correction(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const SolverPredictorArguments<M>& args) {
+  stencils::InterpolateContravariantCorrectionToHalfLevels<M> body;
+  fill::contravariant_correction_statics(body, in.metric, in.interpolation, in.edges);
+  fill::contravariant_correction_arguments(body, args);
+  body.c2e = tables.c2e;
+  body.nlev = in.nlev;
+  return body;
+}
+
+/// The solver's column body with what both steps share.
+template <class M>
+stencils::VerticallyImplicitSolver<M> vertically_implicit_solver(const DycoreConfig& config,
+                                                                 const DycoreInputs<M>& in,
+                                                                 const DycoreTables<M>& tables,
+                                                                 const View2D<vp, M>& z_q) {
+  stencils::VerticallyImplicitSolver<M> body;
+  fill::solver_statics(body, in.metric, in.interpolation, in.edges);
+  body.z_q = z_q;
+  body.c2e = tables.c2e;
+  body.klemp_rayleigh_damping = config.rayleigh_type == RayleighType::Klemp;
+  body.end_index_of_damping_layer = in.end_index_of_damping_layer;
+  body.kstart_moist = in.kstart_moist;
+  body.nlev = in.nlev;
+  return body;
+}
+
+/// vertically_implicit_solver_at_predictor_step's column body (z_q: the solver's scratch).
+template <class M>
+stencils::VerticallyImplicitSolver<M> vertically_implicit_solver_at_predictor_step(
+    const DycoreConfig& config, const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const View2D<vp, M>& z_q, const SolverPredictorArguments<M>& args) {
+  auto body = vertically_implicit_solver(config, in, tables, z_q);
+  fill::solver_predictor_arguments(body, args);
+  body.corrector = false;
+  body.compute_dwdz = static_cast<int>(config.divdamp_type) >= 3;
+  return body;
+}
+
+/// vertically_implicit_solver_at_corrector_step's column body.
+template <class M>
+stencils::VerticallyImplicitSolver<M> vertically_implicit_solver_at_corrector_step(
+    const DycoreConfig& config, const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const View2D<vp, M>& z_q, const SolverCorrectorArguments<M>& args) {
+  auto body = vertically_implicit_solver(config, in, tables, z_q);
+  fill::solver_corrector_arguments(body, args);
+  body.corrector = true;
+  body.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
+  body.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
+  return body;
+}
+
+}  // namespace dycore_stencils
+}  // namespace icondiff
