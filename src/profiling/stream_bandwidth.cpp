@@ -7,7 +7,7 @@
 namespace icondiff {
 
 StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
-  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Space = Kokkos::DefaultExecutionSpace;
   using View = Kokkos::View<double*, Space::memory_space>;
   View a("icondiff::stream::stream_a", n), b("icondiff::stream::stream_b", n),
       c("icondiff::stream::stream_c", n);
@@ -31,7 +31,7 @@ StreamResult measure_stream_bandwidth(std::size_t n, int repetitions) {
     best_triad = std::min(best_triad, std::chrono::duration<double>(t2 - t1).count());
   }
   const double bytes = static_cast<double>(n) * sizeof(double);
-  return {2 * bytes / best_copy * 1e-9, 3 * bytes / best_triad * 1e-9};
+  return {2 * bytes / best_copy * 1e-9, 3 * bytes / best_triad * 1e-9, Space::name()};
 }
 
 const StreamResult& reference_stream() {

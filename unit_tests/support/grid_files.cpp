@@ -30,7 +30,10 @@ void remove_scratch_files() {
 }  // namespace
 
 std::string scratch_file(const std::string& name) {
-  const auto dir = std::filesystem::path(ICONDIFF_TEST_SCRATCH_DIR);
+  // ICONDIFF_TEST_SCRATCH_DIR in the environment overrides the build's folder (a test program
+  // copied to another machine: perf_tests/gpu/run.sh).
+  const char* env = std::getenv("ICONDIFF_TEST_SCRATCH_DIR");
+  const auto dir = std::filesystem::path(env && *env ? env : ICONDIFF_TEST_SCRATCH_DIR);
   std::filesystem::create_directories(dir);
   if (scratch_files().empty()) std::atexit(remove_scratch_files);
   const auto path = (dir / (std::to_string(::getpid()) + "_" + name)).string();

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CI gate for the GPU bundle (perf_tests/gpu/, docs/user/benchmarking.md "A GPU run in one call"):
+#   * the CUDA bundle is made from the CUDA build of scripts/ci_backends.sh and must stay within
+#     60 MiB as shipped (.tar.xz; nothing of it can run here: CI has no GPU);
+#   * its CPU twin — the same bundling script on the OpenMP build of scripts/run_tests.sh — is
+#     unpacked from its .tar.xz into a fresh folder and run with the same run script (--quick) in
+#     a clean environment that sees only the bundle: no build tree on any path, no
+#     LD_LIBRARY_PATH, another working directory. The run script itself checks that every library
+#     of every program resolves inside the bundle, then runs every unit test of the OPENMP
+#     category, the STREAM and both benchmarks, and writes its summary.
+#
+#   scripts/ci_gpu_bundle.sh [cuda] [twin]        (default: both)
+# Environment: ICONDIFF_BUILD_DIR (the OpenMP build; default build-tests),
+# ICONDIFF_BACKEND_BUILD_ROOT (where build-cuda is; default the repository).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(cuda twin)
+log() { echo "[ci_gpu_bundle] $*" >&2; }
+readonly max_mib=60
+work=$(mktemp -d "${TMPDIR:-/tmp}/icondiff-gpu-bundle.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+check_size() {
+  local tarball=$1 bytes
+  bytes=$(stat -c %s "$tarball")
+  log "$(basename "$tarball"): $((bytes / 1048576)) MiB ($bytes bytes) as shipped"
+  [ "$bytes" -le $((max_mib * 1048576)) ] || {
+    log "$tarball is over $max_mib MiB"
+    return 1
+  }
+}
+
+for part in "${parts[@]}"; do
+  case "$part" in
+    cuda)
+      build="${ICONDIFF_BACKEND_BUILD_ROOT:-$root}/build-cuda"
+      "$root/perf_tests/gpu/make_bundle.sh" --build "$build" --out "$build-bundle/icondiff-cuda" \
+        --category CUDA >/dev/null
+      check_size "$build-bundle/icondiff-cuda.tar.xz"
+      ;;
+    twin)
+      build=${ICONDIFF_BUILD_DIR:-$root/build-tests}
+      "$root/perf_tests/gpu/make_bundle.sh" --build "$build" --out "$work/made/icondiff-openmp" \
+        --category OPENMP >/dev/null
+      check_size "$work/made/icondiff-openmp.tar.xz"
+      mkdir -p "$work/machine" "$work/elsewhere"
+      tar -C "$work/machine" -xJf "$work/made/icondiff-openmp.tar.xz"
+      rm -rf "$work/made"
+      start=$SECONDS
+      (cd "$work/elsewhere" &&
+        env -i PATH=/usr/bin:/bin HOME="$work/elsewhere" OMP_NUM_THREADS=2 \
+          "$work/machine/icondiff-openmp/run.sh" "$work/out" --quick) || {
+        log "the CPU twin failed; its parts:"
+        cat "$work/out/parts.tsv" >&2 || true
+        cat "$work/out/summary.md" >&2 || true
+        exit 1
+      }
+      log "the CPU twin passed in $((SECONDS - start)) s"
+      ;;
+    *) log "unknown part '$part' (expected cuda or twin)"; exit 2 ;;
+  esac
+done
