@@ -284,31 +284,30 @@ namespace icondiff {
 
 // The scalar and profile arguments of each call: ARG(name, type, default, meaning).
 // clang-format off
-#define ICONDIFF_RHO_THETA_PGRAD_SCALARS(ARG)                                                      \
+/// What every program's call takes: the time step and the IAU switches.
+#define ICONDIFF_DYCORE_STEP_SCALARS(ARG)                                                          \
   ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
   ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
   ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")
+
+#define ICONDIFF_RHO_THETA_PGRAD_SCALARS(ARG) ICONDIFF_DYCORE_STEP_SCALARS(ARG)
 
 #define ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(ARG)                                                    \
   ARG(interpolated_fourth_order_divdamp_factor, LevelProfile<MemorySpace>, {},                     \
       "(nlev) the fourth-order divergence damping factor interpolated to each level")             \
   ARG(second_order_divdamp_factor, double, 0, "the second-order divergence damping factor")       \
   ARG(second_order_divdamp_scaling_coeff, double, 0, "its scaling coefficient")                   \
-  ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
   ARG(apply_2nd_order_divergence_damping, bool, false,                                             \
       "as solve_nonhydro sets it from the configuration (divergence_damping_switches())")         \
   ARG(apply_4th_order_divergence_damping, bool, false, "likewise")                                 \
-  ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
-  ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")
+  ICONDIFF_DYCORE_STEP_SCALARS(ARG)
 
 /// What both solver steps take.
 #define ICONDIFF_SOLVER_SCALARS(ARG)                                                               \
   ARG(rayleigh_damping_factor, LevelProfile<MemorySpace>, {},                                      \
       "(nlev) z_raylfac, the Klemp Rayleigh damping factor of each level")                        \
-  ARG(iau_wgt_dyn, double, 0, "the IAU weight of this substep")                                    \
-  ARG(dtime, double, 0, "the dynamics time step [s]")                                              \
-  ARG(is_iau_active, bool, false, "add the IAU increments")                                        \
-  ARG(at_first_substep, bool, false, "the first dynamics substep of the physics step")
+  ARG(at_first_substep, bool, false, "the first dynamics substep of the physics step")             \
+  ICONDIFF_DYCORE_STEP_SCALARS(ARG)
 
 #define ICONDIFF_SOLVER_CORRECTOR_SCALARS(ARG)                                                     \
   ICONDIFF_SOLVER_SCALARS(ARG)                                                                     \
