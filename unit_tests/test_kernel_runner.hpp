@@ -106,6 +106,24 @@ TEST(TEST_CATEGORY, points_levels_covers_exactly_the_range_with_every_schedule) 
   EXPECT_THROW(runner.set_level_block(-1), ConfigError);
 }
 
+// On a GPU an MDRange tile is one thread block: at most 1,024 threads whatever the level block
+// (256 points x 9 levels was an invalid launch); the host keeps 256-point tiles.
+TEST(TEST_CATEGORY, mdrange_tiles_stay_within_a_device_block) {
+  for (const index_t block : {1, 2, 4, 5, 9, 16, 65, 80, 1024, 1500}) {
+    SCOPED_TRACE(block);
+    const MDRangeTile device = mdrange_tile(block, true);
+    EXPECT_LE(device.points * device.levels, max_device_tile_threads);
+    EXPECT_GE(device.points, 1);
+    EXPECT_EQ(device.levels, std::min<index_t>(block, max_device_tile_threads));
+    EXPECT_EQ(device.points,
+              std::min<index_t>(level_chunk_points, max_device_tile_threads / device.levels));
+    const MDRangeTile host = mdrange_tile(block, false);
+    EXPECT_EQ(host.points, level_chunk_points);
+    EXPECT_EQ(host.levels, block);
+  }
+  EXPECT_EQ(mdrange_tile(16, true).points, 64);
+}
+
 TEST(TEST_CATEGORY, loop_schedule_names_round_trip_and_unknown_names_are_refused) {
   for (const LoopSchedule schedule : all_loop_schedules)
     EXPECT_EQ(parse_loop_schedule(to_string(schedule)), schedule);

@@ -42,6 +42,24 @@ constexpr bool uses_level_block(LoopSchedule schedule) {
 /// Points per work item of LoopSchedule::LevelChunks.
 inline constexpr index_t level_chunk_points = 256;
 
+/// The most threads a GPU thread block may have (CUDA, HIP): on a device an MDRange tile is one
+/// block, and a larger tile is an invalid launch (skipped, or a Kokkos::abort past 2,048).
+inline constexpr index_t max_device_tile_threads = 1024;
+
+/// The (points, levels) tile of an MDRange launch with `level_block` levels per tile:
+/// (level_chunk_points, level_block) on the host; on a device the points shrink (and, past
+/// max_device_tile_threads levels, the levels too) so that the tile stays one valid block.
+struct MDRangeTile {
+  index_t points, levels;
+};
+constexpr MDRangeTile mdrange_tile(const index_t level_block, const bool on_device) {
+  if (!on_device) return {level_chunk_points, level_block};
+  const index_t levels =
+      level_block < max_device_tile_threads ? level_block : max_device_tile_threads;
+  const index_t points = max_device_tile_threads / levels;
+  return {points < level_chunk_points ? points : level_chunk_points, levels};
+}
+
 /// A `level_block` that means "every level of the launch in one block".
 inline constexpr index_t all_levels = 0;
 
@@ -140,11 +158,16 @@ void parallel_for_points_levels(const std::string& label, const ExecSpace& space
           Kokkos::MDRangePolicy<ExecSpace,
                                 Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                 Kokkos::IndexType<index_t>>;
-      // Tiles of the default size unless a level block is asked for: then (chunk, block).
+      // Tiles of the default size unless a level block is asked for: then (chunk, block), within
+      // a GPU block's thread limit on devices.
+      constexpr bool on_device =
+          !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                      typename ExecSpace::memory_space>::accessible;
+      const MDRangeTile tile = mdrange_tile(block, on_device);
       const Policy policy =
           level_block == 1 ? Policy(space, {points.start, level_begin}, {points.end, level_end})
                            : Policy(space, {points.start, level_begin}, {points.end, level_end},
-                                    {level_chunk_points, block});
+                                    {tile.points, tile.levels});
       Kokkos::parallel_for(label, policy, body);
       return;
     }
