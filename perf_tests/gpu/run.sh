@@ -18,6 +18,7 @@
 # "timeout", and the run goes on with the next part, keeping everything that finished.
 # Exit status: 0 when every part passed, 1 otherwise (the outputs are written either way).
 set -uo pipefail
+# shellcheck disable=SC2317  # the part functions run through `bash -c` (exported), not inline
 bundle=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 log() { echo "[run] $*" >&2; }
 die() { echo "[run] error: $*" >&2; exit 2; }
