@@ -191,9 +191,16 @@ case "$variant" in
     kokkos_patches+=("$repo_root/scripts/kokkos_patches/boundscheck-error-path-out-of-line.patch")
     ;;
   cuda)
-    kokkos_options+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON)
+    # Ampere (sm_80 + compute_80 PTX, what Kokkos 3.4 knows) plus Hopper machine code, so
+    # Kokkos' own kernels run natively on H100/H200; the patch lets Kokkos 3.4 start on a device
+    # newer than its architecture at all (each file says why).
+    kokkos_options+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_AMPERE80=ON
+      "-DCMAKE_CXX_FLAGS=-gencode=arch=compute_90,code=sm_90")
+    kokkos_patches+=("$repo_root/scripts/kokkos_patches/cuda-newer-device.patch"
+      "$repo_root/scripts/kokkos_patches/nvcc-wrapper-several-gencode.patch")
     # Kokkos Kernels 3.4 turns on cuBLAS/cuSPARSE when CUDA is on; icondiff needs neither.
-    kernels_options+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
+    kernels_options+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
+      "-DCMAKE_CXX_FLAGS=-gencode=arch=compute_90,code=sm_90")
     # nvcc 11.8 rejects GCC 12 as its host compiler.
     export NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
     nvcc_version=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')

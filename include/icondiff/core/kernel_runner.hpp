@@ -168,10 +168,11 @@ class KernelRunner {
       compat::ScopedRegion region(runner_->region_name(label));
       if (points.empty()) return;
       timed(label, [&] {
-        Kokkos::parallel_for(label,
-                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
-                                 space_, points.start, points.end),
-                             body);
+        Kokkos::parallel_for(
+            label,
+            compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+                space_, points.start, points.end)),
+            body);
       });
     }
 
@@ -192,7 +193,9 @@ class KernelRunner {
       const index_t blocks = (points.size() + Body::block_size - 1) / Body::block_size;
       timed(label, [&] {
         Kokkos::parallel_for(
-            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks),
+            label,
+            compat::light_weight(
+                Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space_, 0, blocks)),
             detail::ColumnBlock<Body>{body, points.start, points.end});
       });
     }

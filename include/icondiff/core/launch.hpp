@@ -4,6 +4,7 @@
 
 #include <icondiff/core/index_range.hpp>
 #include <icondiff/core/types.hpp>
+#include <icondiff/kokkos_compat.hpp>
 
 #include <string>
 #include <type_traits>
@@ -168,13 +169,15 @@ void parallel_for_points_levels(const std::string& label, const ExecSpace& space
           level_block == 1 ? Policy(space, {points.start, level_begin}, {points.end, level_end})
                            : Policy(space, {points.start, level_begin}, {points.end, level_end},
                                     {tile.points, tile.levels});
-      Kokkos::parallel_for(label, policy, body);
+      Kokkos::parallel_for(label, compat::light_weight(policy), body);
       return;
     }
     case LoopSchedule::Flat: {
       const std::int64_t n = static_cast<std::int64_t>(points.size()) * (level_end - level_begin);
       Kokkos::parallel_for(
-          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+          label,
+          compat::light_weight(
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n)),
           detail::FlatPointsLevels<Body>{body, points.start, points.size(), level_begin});
       return;
     }
@@ -183,16 +186,18 @@ void parallel_for_points_levels(const std::string& label, const ExecSpace& space
       const index_t blocks = (levels + block - 1) / block;
       Kokkos::parallel_for(
           label,
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space, 0, chunks * blocks),
+          compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+              space, 0, chunks * blocks)),
           detail::LevelChunkLoop<Body>{body, points.start, points.end, chunks, level_begin,
                                        level_end, block});
       return;
     }
     case LoopSchedule::PointsOuter:
-      Kokkos::parallel_for(label,
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
-                               space, points.start, points.end),
-                           detail::ColumnLoop<Body>{body, level_begin, level_end});
+      Kokkos::parallel_for(
+          label,
+          compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+              space, points.start, points.end)),
+          detail::ColumnLoop<Body>{body, level_begin, level_end});
       return;
   }
 }
@@ -204,7 +209,8 @@ void parallel_for_levels(const std::string& label, const ExecSpace& space, index
   if (level_end <= level_begin) return;
   Kokkos::parallel_for(
       label,
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space, level_begin, level_end),
+      compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(
+          space, level_begin, level_end)),
       body);
 }
 
