@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace icondiff {
@@ -77,6 +78,24 @@ TEST(TEST_CATEGORY, compat_regions_and_kernel_labels_reach_the_tools) {
   EXPECT_EQ(launched_kernels().back(), "icondiff::test::labelled");
   EXPECT_GE(compat::concurrency(TEST_EXECSPACE()), 1);
   EXPECT_FALSE(compat::kokkos_version_string().empty());
+}
+
+TEST(TEST_CATEGORY, compat_host_staging_memory_is_host_memory_the_device_copies_with) {
+  using Staging = compat::HostStagingSpace<TEST_MEMSPACE>;
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Staging>::accessible,
+                "staging memory is read and written by MPI on the host");
+  constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_MEMSPACE>::accessible;
+  // A device's staging memory is its backend's pinned space, a host's plain HostSpace.
+  static_assert(device != std::is_same_v<Staging, Kokkos::HostSpace>);
+  Kokkos::View<double*, TEST_MEMSPACE> on_space("icondiff::test::on_space", 100);
+  Kokkos::View<double*, Staging> staged("icondiff::test::staged", 100);
+  for (int i = 0; i < 100; ++i) staged(i) = 0.5 * i;
+  const TEST_EXECSPACE space;
+  Kokkos::deep_copy(space, on_space, staged);
+  Kokkos::deep_copy(space, staged, 0.0);
+  Kokkos::deep_copy(space, staged, on_space);
+  space.fence();
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(staged(i), 0.5 * i) << i;
 }
 
 }  // namespace compat_test

@@ -205,4 +205,31 @@ using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 #endif
 
+// ---- Host memory for staging a device's data (MPI without GPU awareness) ---------------------
+/// Page-locked host memory where the backend has it: copies between it and the device run
+/// asynchronously at full PCIe/NVLink speed, where pageable memory makes the driver copy through
+/// a bounce buffer of its own and ends the asynchrony. Host memory spaces stage in HostSpace.
+template <class MemorySpace>
+struct host_staging {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct host_staging<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct host_staging<HIPSpace> {
+#if KOKKOS_VERSION >= 40000
+  using type = Kokkos::HIPHostPinnedSpace;
+#else
+  using type = Kokkos::Experimental::HIPHostPinnedSpace;
+#endif
+};
+#endif
+template <class MemorySpace>
+using HostStagingSpace = typename host_staging<MemorySpace>::type;
+
 }  // namespace icondiff::compat

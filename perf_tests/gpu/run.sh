@@ -7,13 +7,15 @@
 #
 #   OUT_DIR         created (refused if it exists and is not empty); gets device.txt, libraries.txt,
 #                   stream.json, tests/<program>.{json,log}, bench_diffusion.json,
-#                   bench_dycore.json, parts.tsv (part, status, seconds), results.json, summary.md
+#                   bench_dycore.json, cli.log, cli_timers.json, parts.tsv (part, status,
+#                   seconds), results.json, summary.md
 #   --quick         the smoke run (CI's CPU twin): generate:R2B3 x 20 levels, short budgets
 #   --grid, --nlev  the benchmarks' grid and levels (default generate:R2B6 x 80)
 #   --budget-scale  multiply every part's time budget (default 1)
 #
-# Parts and their budgets in seconds (full run; the sum, 450 s, stays under 8 minutes with the
-# summary): device 10, libraries 20, stream 40, tests 180, bench_diffusion 130, bench_dycore 70.
+# Parts and their budgets in seconds (full run; the sum, 460 s, stays under 8 minutes with the
+# summary): device 10, libraries 20, stream 40, tests 160, bench_diffusion 120, bench_dycore 70,
+# cli 40 (`icondiff run`, whole calls timed, on generate:R2B5 x 65: its set-up is host code).
 # A part that overruns its budget is stopped (SIGTERM, SIGKILL 5 s later), recorded as
 # "timeout", and the run goes on with the next part, keeping everything that finished.
 # Exit status: 0 when every part passed, 1 otherwise (the outputs are written either way).
@@ -49,10 +51,12 @@ category=$(sed -n 's/.*"category": "\([A-Z]*\)".*/\1/p' "$bundle/MANIFEST.json" 
 
 # The budgets (seconds), scaled; the quick run's are shorter.
 if [ $quick = 1 ]; then
-  declare -A budget=([device]=10 [libraries]=20 [stream]=20 [tests]=240 [bench_diffusion]=40 [bench_dycore]=30)
+  declare -A budget=([device]=10 [libraries]=20 [stream]=20 [tests]=240 [bench_diffusion]=40 [bench_dycore]=30 [cli]=30)
+  cli_grid=$grid cli_nlev=$nlev
   min_time=0.01
 else
-  declare -A budget=([device]=10 [libraries]=20 [stream]=40 [tests]=180 [bench_diffusion]=130 [bench_dycore]=70)
+  declare -A budget=([device]=10 [libraries]=20 [stream]=40 [tests]=160 [bench_diffusion]=120 [bench_dycore]=70 [cli]=40)
+  cli_grid=generate:R2B5 cli_nlev=65
   min_time=0.05
 fi
 for part in "${!budget[@]}"; do
@@ -163,8 +167,15 @@ bench_part() {
     --benchmark_out_format=json --benchmark_min_time="$min_time" >"$out/$name.log" 2>&1
 }
 
-export -f log program device_part libraries_part stream_part tests_part bench_part
-export bundle out category grid nlev min_time
+# The main job end to end on the device: set-up, calls timed whole (one fence per call, as a
+# GPU user runs it), the timer report as JSON.
+cli_part() {
+  program icondiff run --grid "$cli_grid" --nlev "$cli_nlev" --steps 6 --timing calls \
+    --timers "$out/cli_timers.json" >"$out/cli.log" 2>&1
+}
+
+export -f log program device_part libraries_part stream_part tests_part bench_part cli_part
+export bundle out category grid nlev min_time cli_grid cli_nlev
 export tests_budget=${budget[tests]}
 start=$SECONDS
 log "bundle $bundle ($category), grid $grid x $nlev, output $out"
@@ -174,6 +185,7 @@ run_part stream stream_part
 run_part tests tests_part
 run_part bench_diffusion bench_part bench_diffusion
 run_part bench_dycore bench_part bench_dycore
+run_part cli cli_part
 if command -v python3 >/dev/null 2>&1; then
   python3 "$bundle/summarize.py" "$out" --grid "$grid" --nlev "$nlev" || failed=1
 else

@@ -45,6 +45,12 @@ def stream(out):
             "triad_by_size": sizes}
 
 
+# The keys gtest writes for every test case; any other key is a value the test recorded
+# (RecordProperty), e.g. test_icon_granule_device's time per C API call.
+GTEST_CASE_KEYS = {"name", "file", "line", "status", "result", "timestamp", "time", "classname",
+                   "failures", "skipped", "value_param", "type_param"}
+
+
 def tests(out):
     result = {}
     for report in sorted((out / "tests").glob("*.json")):
@@ -53,10 +59,14 @@ def tests(out):
             continue
         failed = [f"{suite['name']}.{case['name']}" for suite in data.get("testsuites", [])
                   for case in suite.get("testsuite", []) if case.get("failures")]
+        measured = {f"{suite['name']}.{case['name']}": {k: v for k, v in case.items()
+                                                         if k not in GTEST_CASE_KEYS}
+                    for suite in data.get("testsuites", []) for case in suite.get("testsuite", [])}
         result[report.stem] = {"tests": data.get("tests", 0), "failures": data.get("failures", 0),
                                "errors": data.get("errors", 0),
                                "disabled": data.get("disabled", 0), "failed": failed,
-                               "time": data.get("time", "")}
+                               "time": data.get("time", ""),
+                               "measured": {k: v for k, v in measured.items() if v}}
     for log in sorted((out / "tests").glob("*.log")):
         if log.stem not in result:  # crashed before gtest wrote its report
             result[log.stem] = {"tests": 0, "failures": 0, "errors": 1, "failed": ["(no report: "
@@ -110,6 +120,20 @@ def dycore(out, copy_gbs):
     return rows
 
 
+def cli(out):
+    """icondiff run's whole-call timer (cli_timers.json, bencher format) and its set-up line."""
+    data = load_json(out / "cli_timers.json")
+    if not data or "nh_hdiff" not in data:
+        return None
+    meta = data.get("_metadata", {})
+    setup = next((line.split()[1] for line in (out / "cli.log").read_text().splitlines()
+                  if line.startswith("setup ")), "?") if (out / "cli.log").exists() else "?"
+    return {"grid": meta.get("grid"), "nlev": meta.get("nlev"), "timing": meta.get("timing"),
+            "space": meta.get("execution_space"), "setup_s": setup,
+            "median_ms": data["nh_hdiff"]["latency"]["value"],
+            "calls": data["nh_hdiff"]["num_calls"]["value"]}
+
+
 def markdown(results):
     lines = [f"# icondiff bundle run: {results['grid']} x {results['nlev']} levels", ""]
     lines += ["```", results["device"].strip(), "```", ""]
@@ -129,6 +153,10 @@ def markdown(results):
         for name, r in t.items():
             for f in r.get("failed", []):
                 lines.append(f"- failed: {name}: {f}")
+        for name, r in t.items():
+            for case, values in r.get("measured", {}).items():
+                lines.append(f"- measured by {case}: " +
+                             ", ".join(f"{k} = {v}" for k, v in values.items()))
         lines.append("")
     d = results["diffusion"]
     if d:
@@ -152,6 +180,11 @@ def markdown(results):
                   "|---|---|---|---|"]
         lines += [f"| {r['benchmark']} ({r['label']}) | {r['median_ms']:.3f} | "
                   f"{r['model_GBs']:.1f} | {100 * r['of_copy']:.0f} % |" for r in y]
+    c = results.get("cli")
+    if c:
+        lines += ["", f"icondiff run on {c['grid']} x {c['nlev']} ({c['space']}, --timing "
+                  f"{c['timing']}): nh_hdiff {c['median_ms']:.3f} ms median of {c['calls']} calls; "
+                  f"set-up {c['setup_s']} s (host)."]
     return "\n".join(lines) + "\n"
 
 
@@ -167,7 +200,7 @@ def main():
     copy_gbs = s["copy_GBs"] if s and s["copy_GBs"] > 0 else float("nan")
     results = {"grid": args.grid, "nlev": args.nlev, "device": device, "parts": parts(out),
                "stream": s, "tests": tests(out), "diffusion": diffusion(out, copy_gbs),
-               "dycore": dycore(out, copy_gbs)}
+               "dycore": dycore(out, copy_gbs), "cli": cli(out)}
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     (out / "summary.md").write_text(markdown(results))
     print(f"[summarize] {out / 'summary.md'}, {out / 'results.json'}", file=sys.stderr)

@@ -697,8 +697,19 @@ DiffusionPrognosticState<M> prognostic_in_place(const icondiff_diffusion& d,
   return prognostic;
 }
 
+/// On a GPU the caller's arrays may still be written by its own queues (ICON's OpenACC `async`
+/// queues are streams icondiff does not know, and Kokkos' instance is not ordered with them): a
+/// device-wide fence waits for every stream of the device before the granule's kernels read
+/// them. The call's closing fence makes the results complete for any queue afterwards. Host
+/// builds have no such queues.
+void wait_for_caller_queues(const std::string& label) {
+  if constexpr (!host_memory) compat::fence(label);
+}
+
 void run(icondiff_diffusion& d, const icondiff_run_args& a) {
   check_run_arguments_on_every_rank(d, a);
+  static const std::string wait_label = "icondiff::capi::diffusion_run::caller_queues";
+  wait_for_caller_queues(wait_label);
   const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
   const auto halfl = static_cast<std::size_t>(d.inputs.num_levels()) + 1;
   const bool hdef = a.hdef_ic.data != nullptr, div = a.div_ic.data != nullptr;
@@ -731,6 +742,8 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
 
 void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
   check_run_arguments_on_every_rank(d, a);
+  static const std::string wait_label = "icondiff::capi::exchange_halos::caller_queues";
+  wait_for_caller_queues(wait_label);
   const Space space;
   d.granule->exchange_prognostic_halos(space, prognostic_in_place(d, a));  // one rank: nothing
   compat::fence(space, "icondiff::capi::exchange_halos");

@@ -1,10 +1,14 @@
 #include "kokkos_lifetime.hpp"
 
+#include "caller_device.hpp"
+
 #include <icondiff/kokkos_compat.hpp>
 
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace icondiff::capi {
 namespace {
@@ -39,10 +43,17 @@ void ensure_kokkos() {
   // Unset OMP_PROC_BIND means "false" to libgomp anyway; saying so keeps Kokkos 3.4 from
   // printing a warning into the host model's output. A value the caller set is kept.
   setenv("OMP_PROC_BIND", "false", 0);
-  int argc = 1;
-  char name[] = "icondiff";
-  char* argv[] = {name, nullptr};
-  compat::initialize(argc, argv);
+  // On the GPU the caller's thread is bound to (OpenACC's choice), unless the environment
+  // chooses Kokkos' device itself.
+  std::vector<std::string> arguments = {"icondiff"};
+  if (!environment_chooses_device())
+    if (const std::optional<int> device = device_of_calling_thread())
+      arguments.push_back("--kokkos-device-id=" + std::to_string(*device));
+  std::vector<char*> argv;
+  for (std::string& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(arguments.size());
+  compat::initialize(argc, argv.data());
   started_by_us = true;
   if (!exit_hook_installed) {
     std::atexit(finalize_at_exit);

@@ -181,7 +181,7 @@ void Diffusion<ExecSpace>::run(const ExecSpace& space,
   // The call's region (ICON's timer name); every step below pushes its own region inside it.
   compat::ScopedRegion region(diffusion_labels::call_region);
   const Launch launch = runner_.on(space);
-  launch.timed(diffusion_labels::run, [&] {
+  launch.timed_call(diffusion_labels::run, [&] {
     const HaloExchangeHandle vn_exchange =
         run_steps_up_to_vn(launch, diagnostic, prognostic, initial_run, dtime);
     if (strategy_ == DiffusionStrategy::Unfused)

@@ -34,6 +34,17 @@ assert t["_metadata"]["cells"] == 1280 and t["_metadata"]["nlev"] == 12
 assert t["_metadata"]["config"]["turbdiff_nml:itype_sher"] == "2"
 PY
 
+# ---- --timing calls: the whole call timed, no kernel fenced or timed ----
+out=$("$exe" run "${small[@]}" --timing calls --timers calls.json 2>&1) || fail "run --timing calls failed: $out"
+printf '%s' "$out" | grep -q "^whole-call timer (3 calls, one fence per call" || fail "no whole-call heading: $out"
+printf '%s' "$out" | grep -q "calculate_nabla2_and_smag_coefficients_for_vn" && fail "--timing calls timed kernels: $out"
+/usr/bin/python3 - <<'PY' || fail "calls.json should hold the whole call only"
+import json
+t = json.load(open("calls.json"))
+assert sorted(k for k in t if not k.startswith("_")) == ["nh_hdiff"], list(t)
+assert t["nh_hdiff"]["num_calls"]["value"] == 3 and t["_metadata"]["timing"] == "calls"
+PY
+
 # ---- help and Kokkos arguments: --help is ours alone, --kokkos-* goes to Kokkos ----
 out=$("$exe" --help 2>&1) || fail "--help failed: $out"
 printf '%s' "$out" | grep -q "Kokkos command line arguments" && fail "--help printed Kokkos' help page"
@@ -136,6 +147,7 @@ expect_error 2 "cannot be combined" run --grid x.nc --lam
 expect_error 2 "not a region" run --generate R2B2 --lam --lam-region circle:1,2,3
 expect_error 109 "bogus" run --bogus
 expect_error 105 "fastest" run --strategy fastest
+expect_error 105 "--timing: each" run --timing each
 expect_error 106 "--in" verify --out x.nc
 expect_error 2 "does not exist" verify --in /no/such.nc --out /no/such2.nc
 expect_error 2 "not valid JSON" compare-timers timers.json config.toml

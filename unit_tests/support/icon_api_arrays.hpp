@@ -29,26 +29,41 @@ struct IconArrays {
   using NamedArrays = std::initializer_list<std::pair<icondiff_array*, const char*>>;
   using NamedReals = std::initializer_list<std::pair<double*, const char*>>;
 
+  /// Every array made here: its bytes, and whether ICON4Py's ABI takes it from host memory even
+  /// when on_gpu is set (start/end indices, owner masks, global indices: never behind
+  /// host_data). The device test (test_icon_granule_device) copies the others to the device.
+  struct Storage {
+    void* data;
+    std::size_t bytes;
+    bool host_only;
+  };
+  std::vector<Storage> storage;
+  template <class T>
+  void* stored(std::vector<T>& values, bool host_only = false) {
+    storage.push_back({values.data(), values.size() * sizeof(T), host_only});
+    return values.data();
+  }
+
   icondiff_array ints_of(const char* name, int ld, int cols) {
     ints.emplace_back(static_cast<std::size_t>(ld) * cols);
     EXPECT_EQ(icon_case_fill_int(name, ints.back().data(), ld, cols), 0) << name;
-    return {ints.back().data(), {ld, cols == 1 && ld != 4 ? 0 : cols, 0}};
+    return {stored(ints.back()), {ld, cols == 1 && ld != 4 ? 0 : cols, 0}};
   }
   icondiff_array doubles_of(const char* name, int ld, int cols, bool matrix = true) {
     doubles.emplace_back(static_cast<std::size_t>(ld) * cols);
     EXPECT_EQ(icon_case_fill_double(name, doubles.back().data(), ld, cols), 0) << name;
-    return {doubles.back().data(), {ld, matrix ? cols : 0, 0}};
+    return {stored(doubles.back()), {ld, matrix ? cols : 0, 0}};
   }
   icondiff_array vector_of(const char* name, int n) { return doubles_of(name, n, 1, false); }
   icondiff_array index_array(const char* name, int n) {
     ints.emplace_back(static_cast<std::size_t>(n));
     EXPECT_EQ(icon_case_fill_int(name, ints.back().data(), n, 1), 0) << name;
-    return {ints.back().data(), {n, 0, 0}};
+    return {stored(ints.back(), true), {n, 0, 0}};
   }
   icondiff_array mask(const char* name) {
     bools.emplace_back(static_cast<std::size_t>(nproma));
     EXPECT_EQ(icon_case_fill_bool(name, bools.back().data(), nproma), 0) << name;
-    return {bools.back().data(), {nproma, 0, 0}};
+    return {stored(bools.back(), true), {nproma, 0, 0}};
   }
 
   /// The case of `source` on rank `rank`'s part of `num_ranks` (the whole grid on one rank).
@@ -130,14 +145,14 @@ struct IconArrays {
     d.nudgecoeff_e = vector_of("nudgecoeff_e", nproma);
     doubles.emplace_back(static_cast<std::size_t>(12) * nproma);
     EXPECT_EQ(icon_case_fill_double("rbf_vec_coeff_v", doubles.back().data(), nproma, 12), 0);
-    d.rbf_vec_coeff_v = {doubles.back().data(), {6, 2, nproma}};
+    d.rbf_vec_coeff_v = {stored(doubles.back()), {6, 2, nproma}};
     if (nzd > 0) {
       d.zd_cellidx = ints_of("zd_cellidx", 4, nzd);
       d.zd_vertidx = ints_of("zd_vertidx", 4, nzd);
       d.zd_intcoef = doubles_of("zd_intcoef", 3, nzd);
       doubles.emplace_back(static_cast<std::size_t>(nzd));
       EXPECT_EQ(icon_case_fill_double("zd_diffcoef", doubles.back().data(), 1, nzd), 0);
-      d.zd_diffcoef = {doubles.back().data(), {nzd, 0, 0}};
+      d.zd_diffcoef = {stored(doubles.back()), {nzd, 0, 0}};
     }
     d.ndyn_substeps = icon_case_int("ndyn_substeps");
     d.diffusion_type = icon_case_int("diffusion_type");

@@ -47,6 +47,7 @@
 #include <icondiff/core/location.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/grid/grid.hpp>
+#include <icondiff/kokkos_compat.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -158,7 +159,7 @@ class MpiHaloExchange final : public HaloExchange<ExecSpace> {
     MPI_Comm graph = MPI_COMM_NULL;  ///< neighbourhood transport only
   };
   using DeviceBuffer = Kokkos::View<double*, memory_space>;
-  using HostBuffer = Kokkos::View<double*, Kokkos::HostSpace>;
+  using HostBuffer = Kokkos::View<double*, compat::HostStagingSpace<memory_space>>;  ///< pinned
   struct Slot {
     bool in_use = false;
     int generation = 0;

@@ -76,8 +76,8 @@ class KernelRunner {
   }
   index_t level_block() const { return level_block_; }
 
-  /// Attaches per-kernel timers (a fence before and after every kernel) or detaches them. Timed
-  /// calls fence their instance around every kernel; timers are for one call at a time.
+  /// Attaches timers or detaches them (nullptr). Timers of the `kernels` scope fence the instance
+  /// around every kernel, of the `calls` scope around the whole call; one call at a time.
   void set_timers(KernelTimers* timers) { timers_ = timers; }
   KernelTimers* timers() const { return timers_; }
 
@@ -204,11 +204,25 @@ class KernelRunner {
     /// fields; since Kokkos 4.0 the default stream no longer synchronises implicitly with MPI).
     void fence(const std::string& label) const { compat::fence(space_, label); }
 
-    /// Times `what` under `label` when timers are attached (fenced on both sides), else runs it.
+    /// Times the kernel(s) `what` under `label` when timers of the `kernels` scope are attached
+    /// (fenced on both sides), else runs it.
     template <class F>
     void timed(const std::string& label, F&& what) const {
       KernelTimers* timers = runner_->timers_;
-      if (!timers) {
+      time_if(timers && timers->scope() == TimerScope::kernels, label, std::forward<F>(what));
+    }
+
+    /// Times a whole call `what` under `label` when timers of any scope are attached.
+    template <class F>
+    void timed_call(const std::string& label, F&& what) const {
+      time_if(runner_->timers_ != nullptr, label, std::forward<F>(what));
+    }
+
+   private:
+    template <class F>
+    void time_if(bool timing, const std::string& label, F&& what) const {
+      KernelTimers* timers = runner_->timers_;
+      if (!timing) {
         what();
         return;
       }
@@ -220,7 +234,6 @@ class KernelRunner {
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
 
-   private:
     const KernelRunner* runner_;
     ExecSpace space_;
   };

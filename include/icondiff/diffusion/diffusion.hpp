@@ -101,7 +101,8 @@ class Diffusion {
   void exchange_prognostic_halos(const ExecSpace& space,
                                  const DiffusionPrognosticState<memory_space>& prognostic);
 
-  /// Attaches per-kernel timers (fences after every kernel) or detaches them (nullptr).
+  /// Attaches timers (kernel_timers.hpp: every kernel fenced and timed, or the whole call only) or
+  /// detaches them (nullptr).
   void set_timers(KernelTimers* timers) { runner_.set_timers(timers); }
   void set_strategy(DiffusionStrategy strategy) { strategy_ = strategy; }
   void set_loop_schedule(LoopSchedule schedule) { runner_.set_schedule(schedule); }
