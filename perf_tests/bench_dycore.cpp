@@ -39,6 +39,7 @@ struct Setup {
   icondiff::DivergenceDampingArguments<M> divdamp;
   icondiff::SolverPredictorArguments<M> predictor;
   icondiff::SolverCorrectorArguments<M> corrector;
+  icondiff::DiagnosticsFromNormalWindArguments<M> diagnostics_from_vn;
   icondiff::DycoreCallFlags flags;
 };
 
@@ -98,6 +99,10 @@ Setup& setup() {
   s->corrector.lprep_adv = true;
   s->corrector.r_nsubsteps = 0.2;
   s->corrector.ndyn_substeps_var = 5;
+  s->diagnostics_from_vn =
+      icondiff::test::random_state<icondiff::DiagnosticsFromNormalWindArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
   s->flags.at_first_substep = true;  // the predictor's exner increment
   s->flags.lprep_adv = true;
   std::printf("grid %s: %d cells, %d edges, %d levels\n", source.c_str(), s->grid.num_cells,
@@ -200,6 +205,19 @@ void bench_solver_corrector(benchmark::State& state, bool blocked) {
       bytes.at(icondiff::dycore_labels::solver_corrector), point_levels(s.dycore->solver_domain()));
 }
 
+/// Velocity advection's first program, vertical advection of the predictor not skipped.
+void bench_diagnostics_from_normal_wind(benchmark::State& state) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
+  Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state, std::string("compute_diagnostics_from_normal_wind ") + icondiff::to_string(schedule),
+      [&] { dycore.compute_diagnostics_from_normal_wind(s.diagnostics_from_vn); },
+      bytes.at(icondiff::dycore_labels::diagnostics_from_normal_wind),
+      point_levels(s.dycore->diagnostics_from_normal_wind_domain()));
+}
+
 // The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
 // label names it).
 BENCHMARK(bench_rho_theta_pgrad)
@@ -208,6 +226,11 @@ BENCHMARK(bench_rho_theta_pgrad)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(bench_divergence_damping)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_diagnostics_from_normal_wind)
     ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
     ->ArgName("schedule")
     ->UseRealTime()

@@ -72,6 +72,12 @@ Dycore<ExecSpace>::Dycore(const DycoreConfig& config, const DycoreInputs<memory_
   tables_.c2e2co = with_skip_values_replaced(inputs_.grid.c2e2co, "icondiff::dycore::c2e2co");
   tables_.e2c2eo = with_skip_values_replaced(inputs_.grid.e2c2eo, "icondiff::dycore::e2c2eo");
   tables_.c2e = with_skip_values_replaced(inputs_.grid.c2e, "icondiff::dycore::c2e");
+  tables_.e2c2e = with_skip_values_replaced(inputs_.grid.e2c2e, "icondiff::dycore::e2c2e");
+  tables_.e2v = inputs_.grid.e2v;
+  const bool replace_vertex_skips = inputs_.grid.limited_area || inputs_.grid.num_ranks > 1;
+  tables_.v2c = replace_vertex_skips
+                    ? with_skip_values_replaced(inputs_.grid.v2c, "icondiff::dycore::v2c")
+                    : inputs_.grid.v2c;
   z_q_ = Kokkos::View<vp**, FieldLayout, memory_space>("icondiff::dycore::z_q",
                                                        inputs_.grid.num_cells, inputs_.nlev);
 }

@@ -59,6 +59,21 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   const double levels = interp.vertical_end - interp.vertical_start;
   b[L::contravariant_correction] =
       E * (K - in.nflatlev) * V + ni * levels * 2 * V + ni * 3 * V + ni * (3 * W + 3 * I);
+
+  // compute_diagnostics_from_normal_wind over its edges: vn read once (its E2C2E neighbours are
+  // edges of the same field); vt, the kinetic energy and vn_ie (one more level) written, wgtfac_e
+  // read on every level; the contravariant correction written with ddxn/ddxt read from nflatlev
+  // on; wgtfacq_e on 3 levels; 4 RBF coefficients and E2C2E per edge. Unless the vertical
+  // advection is skipped: vt_ie and the advection of w written, w read on the cells (interpolated
+  // to the vertices through 6 c_intp and V2C per vertex), 3 edge scalars and E2C/E2V per edge.
+  const double ed = dycore.diagnostics_from_normal_wind_domain().horizontal.size();
+  const double NV = in.grid.num_vertices;
+  b[L::diagnostics_from_normal_wind] =
+      E * K * W + ed * K * 4 * V + ed * V + ed * (K - in.nflatlev) * 3 * V + ed * 3 * V +
+      ed * (4 * W + 4 * I) +
+      (flags.skip_compute_predictor_vertical_advection
+           ? 0.0
+           : ed * K * 2 * V + C * K * W + NV * (6 * W + 6 * I) + ed * (3 * W + 4 * I));
   return b;
 }
 

@@ -55,6 +55,8 @@ const std::vector<ProgramStatics>& program_statics() {
        {ICONDIFF_SOLVER_PREDICTOR_STATICS(ICONDIFF_FIELD_NAME)}},
       {"vertically_implicit_solver_at_corrector_step",
        {ICONDIFF_SOLVER_CORRECTOR_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_diagnostics_from_normal_wind",
+       {ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(ICONDIFF_FIELD_NAME)}},
   };
   return programs;
 }

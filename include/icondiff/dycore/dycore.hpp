@@ -7,6 +7,9 @@
 //   apply_divergence_damping_and_update_vn   (corrector: vn update, divergence damping)
 //   vertically_implicit_solver_at_predictor_step, vertically_implicit_solver_at_corrector_step
 //                                            (w, rho, exner, theta_v by the implicit solve)
+// and of velocity advection (ICON4Py's VelocityAdvection, src/dycore/velocity_advection.cpp):
+//   compute_diagnostics_from_normal_wind     (vt, kinetic energy, vn/vt at half levels, the
+//                                             contravariant correction, horizontal advection of w)
 // Kernels are labelled icondiff::dycore::<ICON4Py program> (dycore_labels.hpp), their bodies built
 // by name (dycore_stencils.hpp) and launched through a KernelRunner;
 // a program allocates nothing and does not fence (the caller's next program or exchange on the
@@ -70,6 +73,9 @@ class Dycore {
   /// The predictor's interpolation of the contravariant correction to cells: cells [start of
   /// LATERAL_BOUNDARY_LEVEL_3, end of HALO) x half levels [nflatlev + 1, nlev + 1).
   ProgramDomain contravariant_correction_domain() const;
+  /// Velocity advection's diagnostics from vn: edges [start of LATERAL_BOUNDARY_LEVEL_5, end of
+  /// HALO_LEVEL_2) x half levels [0, nlev + 1) (the last one: the extrapolated vn_ie).
+  ProgramDomain diagnostics_from_normal_wind_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -106,6 +112,18 @@ class Dycore {
   void vertically_implicit_solver_at_corrector_step(
       const SolverCorrectorArguments<memory_space>& args) {
     vertically_implicit_solver_at_corrector_step(options_.space, args);
+  }
+
+  // ---- Velocity advection's programs (src/dycore/velocity_advection.cpp)
+  // -------------------------
+  /// Over diagnostics_from_normal_wind_domain() unless `domain` is given (vertical_end - 1 gets
+  /// only the extrapolated vn_on_half_levels).
+  void compute_diagnostics_from_normal_wind(
+      const ExecSpace& space, const DiagnosticsFromNormalWindArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void compute_diagnostics_from_normal_wind(
+      const DiagnosticsFromNormalWindArguments<memory_space>& args) {
+    compute_diagnostics_from_normal_wind(options_.space, args);
   }
 
   const DycoreConfig& config() const { return config_; }

@@ -4,6 +4,7 @@
 // tests name kernels the same way.
 #pragma once
 
+#include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -25,5 +26,8 @@ inline const std::string solver_predictor =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::predictor_name;
 inline const std::string solver_corrector =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::corrector_name;
+/// Velocity advection.
+inline const std::string diagnostics_from_normal_wind =
+    prefix + stencils::ComputeDiagnosticsFromNormalWind<Kokkos::HostSpace>::name;
 
 }  // namespace icondiff::dycore_labels

@@ -35,7 +35,10 @@ namespace icondiff {
   ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
   ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)                                  \
   ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
-  ICONDIFF_STATIC_wgtfacq_c(FIELD)
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
+  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
+  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
@@ -46,10 +49,14 @@ namespace icondiff {
   ICONDIFF_STATIC_nudgecoeff_e(FIELD)                                                              \
   ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
   ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
-  ICONDIFF_STATIC_e_bln_c_s(FIELD)
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
+  ICONDIFF_STATIC_c_intp(FIELD)
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
+  ICONDIFF_STATIC_tangent_orientation(FIELD)                                                       \
   ICONDIFF_STATIC_primal_normal_cell_x(FIELD)                                                      \
   ICONDIFF_STATIC_primal_normal_cell_y(FIELD)                                                      \
   ICONDIFF_STATIC_dual_normal_cell_x(FIELD)                                                        \
@@ -99,6 +106,18 @@ namespace icondiff {
   ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
   ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
   ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)
+
+/// Velocity advection's compute_diagnostics_from_normal_wind.
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(FIELD)                                       \
+  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
+  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)                                                                 \
+  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
+  ICONDIFF_STATIC_tangent_orientation(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -248,6 +267,25 @@ namespace icondiff {
   FIELD(exner_iau_increment, vp, Cell, None, Full, Required, "1",                                  \
         "IAU increment of exner (read when IAU is active)", "p_nh%diag%exner_incr", "")
 
+/// compute_diagnostics_from_normal_wind (velocity advection): outputs first, then inputs.
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS(FIELD)                                        \
+  FIELD(tangential_wind, vp, Edge, None, Full, Required, "m s-1",                                  \
+        "tangential wind (output)", "p_nh%diag%vt", "")                                            \
+  FIELD(tangential_wind_on_half_levels, vp, Edge, None, Full, Required, "m s-1",                   \
+        "tangential wind at half levels (output unless the predictor's vertical advection is "     \
+        "skipped)", "z_vt_ie", "")                                                                 \
+  FIELD(vn_on_half_levels, vp, Edge, None, Half, Required, "m s-1",                                \
+        "normal wind at half levels (output)", "p_nh%diag%vn_ie", "")                              \
+  FIELD(horizontal_kinetic_energy_at_edges_on_model_levels, vp, Edge, None, Full, Required,        \
+        "m2 s-2", "horizontal kinetic energy at edges (output)", "z_kin_hor_e", "")                \
+  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
+        "m s-1", "contravariant correction at edges (output on levels nflatlev..nlev-1)",          \
+        "z_w_concorr_me", "")                                                                      \
+  FIELD(horizontal_advection_of_w_at_edges_on_half_levels, vp, Edge, None, Full, Required,         \
+        "m s-2", "vn dw/dn + vt dw/dt at edges (output unless skipped)", "z_v_grad_w", "")         \
+  FIELD(vn, wp, Edge, None, Full, Required, "m s-1", "normal wind", "p_nh%prog(nnow)%vn", "")      \
+  FIELD(w, wp, Cell, None, Half, Required, "m s-1", "vertical wind", "p_nh%prog(nnow)%w", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -316,6 +354,11 @@ namespace icondiff {
   ARG(ndyn_substeps_var, double, 0, "the number of dynamics substeps of this physics step")         \
   ARG(at_last_substep, bool, false, "the last dynamics substep of the physics step")
 
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ARG)                                         \
+  ARG(skip_compute_predictor_vertical_advection, bool, false,                                      \
+      "keep tangential_wind_on_half_levels and the horizontal advection of w (ICON's "             \
+      "lvn_only: the first substep's predictor after the corrector computed them)")
+
 // Everything one call passes, fields then scalars: the lists the Dycore fills its kernel bodies
 // from by name (dycore/dycore_stencils.hpp).
 #define ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS(X)                                                      \
@@ -324,6 +367,8 @@ namespace icondiff {
   ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
 #define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS(X)                                         \
+  ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS(X) ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(X)
 // clang-format on
 
 /// A scalar or profile argument as a member with its default.
@@ -369,6 +414,13 @@ template <class MemorySpace>
 struct SolverPredictorArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_SOLVER_PREDICTOR_FIELDS)
   ICONDIFF_SOLVER_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of compute_diagnostics_from_normal_wind.
+template <class MemorySpace>
+struct DiagnosticsFromNormalWindArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS)
+  ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 /// One call of vertically_implicit_solver_at_corrector_step.

@@ -12,16 +12,20 @@
 #include <icondiff/dycore/dycore_config.hpp>
 #include <icondiff/dycore/dycore_inputs.hpp>
 #include <icondiff/dycore/dycore_states.hpp>
+#include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
 namespace icondiff {
 
-/// The neighbour tables the dycore's bodies read, with -1 skip values replaced by the largest
-/// valid index of the row (grid/skip_values.hpp), made once by the Dycore.
+/// The neighbour tables the dycore's bodies read as ICON4Py reads them, made once by the Dycore:
+/// -1 skip values replaced by the largest valid index of the row (grid/skip_values.hpp), except
+/// v2c on a global grid of one rank, where ICON4Py keeps the pentagons' -1 (its neighbour sums
+/// leave them out) and replaces them only on limited-area and decomposed grids
+/// (icon4py.model.common.grid.icon._should_replace_skip_values). e2v has no missing entries.
 template <class MemorySpace>
 struct DycoreTables {
-  Kokkos::View<const index_t**, TableLayout, MemorySpace> e2c, c2e2co, e2c2eo, c2e;
+  Kokkos::View<const index_t**, TableLayout, MemorySpace> e2c, c2e2co, e2c2eo, c2e, e2c2e, e2v, v2c;
 };
 
 // clang-format off
@@ -54,6 +58,10 @@ ICONDIFF_DEFINE_FILL_BY_NAME(contravariant_correction_arguments,
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_statics, ICONDIFF_SOLVER_CORRECTOR_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_predictor_arguments, ICONDIFF_SOLVER_PREDICTOR_COLUMN_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_corrector_arguments, ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_statics,
+                             ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_arguments,
+                             ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS)
 }  // namespace fill
 
 /// compute_rho_theta_pgrad_and_update_vn.
@@ -151,6 +159,24 @@ stencils::VerticallyImplicitSolver<M> vertically_implicit_solver_at_corrector_st
   body.corrector = true;
   body.advection_explicit_weight_parameter = config.advection_explicit_weight_parameter();
   body.advection_implicit_weight_parameter = config.advection_implicit_weight_parameter();
+  return body;
+}
+
+/// compute_diagnostics_from_normal_wind over levels [0, vertical_end) (vertical_end - 1: the
+/// extrapolated lowest half level).
+template <class M>
+stencils::ComputeDiagnosticsFromNormalWind<M> compute_diagnostics_from_normal_wind(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const DiagnosticsFromNormalWindArguments<M>& args, const index_t vertical_end) {
+  stencils::ComputeDiagnosticsFromNormalWind<M> body;
+  fill::diagnostics_from_normal_wind_statics(body, in.metric, in.interpolation, in.edges);
+  fill::diagnostics_from_normal_wind_arguments(body, args);
+  body.e2c = tables.e2c;
+  body.e2c2e = tables.e2c2e;
+  body.e2v = tables.e2v;
+  body.v2c = tables.v2c;
+  body.nflatlev = in.nflatlev;
+  body.vertical_end = vertical_end;
   return body;
 }
 

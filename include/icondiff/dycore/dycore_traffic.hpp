@@ -19,6 +19,7 @@ struct DycoreCallFlags {
   bool lprep_adv = false;
   bool apply_2nd_order_divergence_damping = true;
   bool apply_4th_order_divergence_damping = true;
+  bool skip_compute_predictor_vertical_advection = false;
 };
 
 /// Minimum bytes of one call of every program of `dycore`, keyed by its kernel label

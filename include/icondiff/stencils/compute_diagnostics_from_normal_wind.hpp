@@ -1,0 +1,118 @@
+// The first program of ICON4Py 0.2.0's velocity advection,
+// compute_diagnostics_from_normal_wind (stencils/compute_diagnostics_from_normal_wind.py; ICON's
+// velocity_tendencies stencils 1-7, formerly fused_velocity_advection_stencil_1_to_7), as an
+// (edge, level) point body: from vn and w it derives at every edge
+//  * the tangential wind vt by RBF reconstruction over E2C2E, the kinetic energy
+//    0.5 (vn² + vt²), vn interpolated to half levels (the lowest half level extrapolated from the
+//    three levels above it with wgtfacq_e),
+//  * the contravariant correction vn dz/dn + vt dz/dt below nflatlev,
+//  * unless skip_compute_predictor_vertical_advection: vt interpolated to half levels and the
+//    horizontal advection of w, vn_ie dw/dn + vt_ie dw/dt, with w interpolated to the edge's
+//    vertices (cells2verts over V2C).
+// Every expression keeps ICON4Py's operation order and vp/wp casts, so results are bit-identical
+// to its gtfn backend in double precision. Neighbour tables as ICON4Py reads them: E2C and E2C2E
+// with skip values replaced (grid/skip_values.hpp); V2C replaced on limited-area and decomposed
+// grids and otherwise kept with its -1 on pentagon vertices, which the sum skips (ICON4Py keeps
+// skip values there and neighbor_sum leaves them out).
+#pragma once
+
+#include <icondiff/core/types.hpp>
+#include <icondiff/stencils/stencil_types.hpp>
+
+namespace icondiff::stencils {
+
+template <class MemorySpace>
+struct ComputeDiagnosticsFromNormalWind {
+  static constexpr const char* name = "compute_diagnostics_from_normal_wind";
+
+  // Per-call fields (ICON4Py's program arguments).
+  OutField<vp, MemorySpace> tangential_wind;
+  OutField<vp, MemorySpace> tangential_wind_on_half_levels;  ///< written unless skipped
+  OutField<vp, MemorySpace> vn_on_half_levels;               ///< (E, nlev + 1)
+  OutField<vp, MemorySpace> horizontal_kinetic_energy_at_edges_on_model_levels;
+  OutField<vp, MemorySpace> contravariant_correction_at_edges_on_model_levels;  ///< k >= nflatlev
+  OutField<vp, MemorySpace> horizontal_advection_of_w_at_edges_on_half_levels;  ///< unless skipped
+  ConstField<wp, MemorySpace> vn;
+  ConstField<wp, MemorySpace> w;  ///< (C, nlev + 1)
+
+  // Static fields under their names in statics/static_fields.hpp (ICON4Py's argument name noted
+  // where it differs).
+  ConstField<wp, MemorySpace> rbf_vec_coeff_e;  ///< (E, 4) E2C2E order
+  ConstField<vp, MemorySpace> wgtfac_e;
+  ConstField<vp, MemorySpace> ddxn_z_full;
+  ConstField<vp, MemorySpace> ddxt_z_full;
+  ConstField<vp, MemorySpace> wgtfacq_e;
+  ConstField<wp, MemorySpace> c_intp;                        ///< (V, 6) V2C order
+  ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;    ///< ICON4Py: inv_dual_edge_length
+  ConstVector<wp, MemorySpace> inverse_primal_edge_lengths;  ///< ICON4Py: inv_primal_edge_length
+  ConstVector<wp, MemorySpace> tangent_orientation;
+  ConstIndexTable<MemorySpace> e2c;    ///< skip values replaced
+  ConstIndexTable<MemorySpace> e2c2e;  ///< skip values replaced
+  ConstIndexTable<MemorySpace> e2v;
+  ConstIndexTable<MemorySpace> v2c;  ///< see above: -1 entries are left out of the sum
+
+  bool skip_compute_predictor_vertical_advection = false;
+  index_t nflatlev = 0;
+  /// The program's vertical_end: level vertical_end - 1 gets only the extrapolated vn_ie.
+  index_t vertical_end = 0;
+
+  /// _compute_tangential_wind: the RBF sum over E2C2E in slot order, rounded to vp.
+  KOKKOS_INLINE_FUNCTION vp tangential_wind_at(const index_t e, const index_t k) const {
+    wp vt = 0;
+    for (int j = 0; j < 4; ++j) vt += rbf_vec_coeff_e(e, j) * vn(e2c2e(e, j), k);
+    return static_cast<vp>(vt);
+  }
+
+  /// _interpolate_to_half_levels: wgtfac_e x(k) + (1 - wgtfac_e) x(k - 1), x itself on level 0.
+  KOKKOS_INLINE_FUNCTION vp to_half_level(const index_t e, const index_t k, const wp x,
+                                          const wp x_above) const {
+    if (k == 0) return static_cast<vp>(x);
+    const wp weight = static_cast<wp>(wgtfac_e(e, k));
+    return static_cast<vp>(weight * x + (wp(1) - weight) * x_above);
+  }
+
+  /// _mo_icon_interpolation_scalar_cells2verts_scalar_ri_dsl: w at vertex v, rounded to vp.
+  KOKKOS_INLINE_FUNCTION vp w_at_vertex(const index_t v, const index_t k) const {
+    wp sum = 0;
+    for (int j = 0; j < 6; ++j) {
+      const index_t c = v2c(v, j);
+      if (c != missing_index) sum += w(c, k) * c_intp(v, j);
+    }
+    return static_cast<vp>(sum);
+  }
+
+  /// _extrapolate_at_top: the lowest half level from the three full levels above it.
+  KOKKOS_INLINE_FUNCTION void extrapolate(const index_t e, const index_t k) const {
+    const wp vn_ie = static_cast<wp>(wgtfacq_e(e, k - 1)) * vn(e, k - 1) +
+                     static_cast<wp>(wgtfacq_e(e, k - 2)) * vn(e, k - 2) +
+                     static_cast<wp>(wgtfacq_e(e, k - 3)) * vn(e, k - 3);
+    vn_on_half_levels(e, k) = static_cast<vp>(vn_ie);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+    if (k == vertical_end - 1) return extrapolate(e, k);
+    const wp vn_k = vn(e, k);
+    const vp vt = tangential_wind_at(e, k);
+    tangential_wind(e, k) = vt;
+    horizontal_kinetic_energy_at_edges_on_model_levels(e, k) =
+        static_cast<vp>(wp(0.5) * (vn_k * vn_k + static_cast<wp>(vt * vt)));
+    const vp vn_ie = to_half_level(e, k, vn_k, k > 0 ? vn(e, k - 1) : wp(0));
+    vn_on_half_levels(e, k) = vn_ie;
+    if (k >= nflatlev)
+      contravariant_correction_at_edges_on_model_levels(e, k) = static_cast<vp>(
+          vn_k * static_cast<wp>(ddxn_z_full(e, k)) + static_cast<wp>(vt * ddxt_z_full(e, k)));
+    if (skip_compute_predictor_vertical_advection) return;
+    const vp vt_ie = to_half_level(e, k, static_cast<wp>(vt),
+                                   k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
+    tangential_wind_on_half_levels(e, k) = vt_ie;
+    // _compute_horizontal_advection_term_for_vertical_velocity.
+    const vp dw_vertices = w_at_vertex(e2v(e, 0), k) - w_at_vertex(e2v(e, 1), k);
+    horizontal_advection_of_w_at_edges_on_half_levels(e, k) =
+        static_cast<vp>(static_cast<wp>(vn_ie) * inverse_dual_edge_lengths(e) *
+                            (w(e2c(e, 0), k) - w(e2c(e, 1), k)) +
+                        static_cast<wp>(vt_ie) * inverse_primal_edge_lengths(e) *
+                            tangent_orientation(e) * static_cast<wp>(dw_vertices));
+  }
+};
+
+}  // namespace icondiff::stencils

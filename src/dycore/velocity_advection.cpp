@@ -1,0 +1,49 @@
+// Dycore<ExecSpace>'s velocity-advection programs (ICON4Py 0.2.0's VelocityAdvection,
+// velocity_advection.py): each as the launches of its bodies, built by dycore/dycore_stencils.hpp.
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/execution_spaces.hpp>
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/dycore_labels.hpp>
+#include <icondiff/dycore/dycore_stencils.hpp>
+
+#include <string>
+
+namespace icondiff {
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::diagnostics_from_normal_wind_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Edge, Zone::LateralBoundary5).start,
+                     g.range(Location::Edge, Zone::Halo2).end},
+          0, inputs_.nlev + 1};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_diagnostics_from_normal_wind(
+    const ExecSpace& space, const DiagnosticsFromNormalWindArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  static const std::string program = "compute_diagnostics_from_normal_wind";
+  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  const ProgramDomain domain =
+      domain_override ? *domain_override : diagnostics_from_normal_wind_domain();
+  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev + 1, program);
+  // The lowest level of the domain is extrapolated from the three full levels above it.
+  if (domain.vertical_end > domain.vertical_start && domain.vertical_end < 4)
+    throw InvalidArgument("dycore: " + program +
+                          " vertical_end = " + std::to_string(domain.vertical_end) +
+                          ": its last level extrapolates from the three levels above it, so "
+                          "vertical_end must be at least 4");
+  runner_.on(space).points_levels(dycore_labels::diagnostics_from_normal_wind, domain.horizontal,
+                                  domain.vertical_start, domain.vertical_end,
+                                  dycore_stencils::compute_diagnostics_from_normal_wind(
+                                      inputs_, tables_, args, domain.vertical_end));
+}
+
+#define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                               \
+  template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const; \
+  template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                 \
+      const SPACE&, const DiagnosticsFromNormalWindArguments<SPACE::memory_space>&,  \
+      const ProgramDomain*);
+ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION)
+
+}  // namespace icondiff

@@ -1,0 +1,183 @@
+// Velocity advection's programs run through Dycore<ExecSpace> against the independent plain-loop
+// reference written from ICON4Py's field operators (unit_tests/reference/
+// velocity_advection_reference.hpp), on seeded random inputs, on the torus and a global (with
+// its pentagons' missing V2C neighbours) and a limited-area grid, for every variant, over
+// velocity_advection.py's domains and over random sub-domains, under every loop schedule.
+// Outputs start poisoned (NaN) or random; whole arrays are compared, and every point outside
+// where ICON4Py writes an output must keep its initial bits. Double builds must agree with the
+// reference exactly; mixed-precision builds within the stencil tolerance. Compiled once per
+// backend.
+#include "reference/velocity_advection_reference.hpp"
+#include "support/dycore_test_cases.hpp"
+#include "support/field_compare.hpp"
+#include "support/random_dycore.hpp"
+
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/kokkos_compat.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace icondiff {
+namespace velocity_advection_test {
+
+using M = TEST_MEMSPACE;
+using Space = TEST_EXECSPACE;
+using test::HostArray;
+using test::HostArrays;
+
+HostArray as_array(const test::HostField<double>& f) {
+  return {{static_cast<std::size_t>(f.points), static_cast<std::size_t>(f.levels)}, f.values};
+}
+
+/// A random sub-domain of `full`: fewer points, and levels [1, end - 1).
+ProgramDomain random_subdomain(const ProgramDomain& full, test::RandomSource& rng) {
+  ProgramDomain d = full;
+  if (full.horizontal.size() > 2) {
+    d.horizontal.start = full.horizontal.start + rng.integer(0, int(full.horizontal.size() / 3));
+    d.horizontal.end = full.horizontal.end - rng.integer(0, int(full.horizontal.size() / 3));
+  }
+  d.vertical_start = full.vertical_start + 1;
+  d.vertical_end = full.vertical_end - 1;
+  return d;
+}
+
+// ---- compute_diagnostics_from_normal_wind -------------------------------------------------------
+
+reference::ComputeDiagnosticsFromNormalWindArgs reference_args(
+    const HostArrays& s, const HostArrays& a, const DiagnosticsFromNormalWindArguments<M>& call,
+    const DycoreInputs<M>& in, const ProgramDomain& domain) {
+  reference::ComputeDiagnosticsFromNormalWindArgs r;
+  r.tangential_wind = a.at("tangential_wind").field();
+  r.tangential_wind_on_half_levels = a.at("tangential_wind_on_half_levels").field();
+  r.vn_on_half_levels = a.at("vn_on_half_levels").field();
+  r.horizontal_kinetic_energy_at_edges_on_model_levels =
+      a.at("horizontal_kinetic_energy_at_edges_on_model_levels").field();
+  r.contravariant_correction_at_edges_on_model_levels =
+      a.at("contravariant_correction_at_edges_on_model_levels").field();
+  r.horizontal_advection_of_w_at_edges_on_half_levels =
+      a.at("horizontal_advection_of_w_at_edges_on_half_levels").field();
+  r.vn = a.at("vn").field();
+  r.w = a.at("w").field();
+  r.rbf_vec_coeff_e = s.at("rbf_vec_coeff_e").table();
+  r.wgtfac_e = s.at("wgtfac_e").field();
+  r.ddxn_z_full = s.at("ddxn_z_full").field();
+  r.ddxt_z_full = s.at("ddxt_z_full").field();
+  r.wgtfacq_e = s.at("wgtfacq_e").field();
+  r.c_intp = s.at("c_intp").table();
+  r.inv_dual_edge_length = s.at("inverse_dual_edge_lengths").vector();
+  r.inv_primal_edge_length = s.at("inverse_primal_edge_lengths").vector();
+  r.tangent_orientation = s.at("tangent_orientation").vector();
+  r.skip_compute_predictor_vertical_advection = call.skip_compute_predictor_vertical_advection;
+  r.nflatlev = in.nflatlev;
+  r.horizontal_start = domain.horizontal.start;
+  r.horizontal_end = domain.horizontal.end;
+  r.vertical_start = domain.vertical_start;
+  r.vertical_end = domain.vertical_end;
+  return r;
+}
+
+TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindMatchesReference) {
+  for (auto& g : test::dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    test::RandomSource static_rng(test::dycore_seed("diagnostics_from_vn statics " + g.name));
+    HostArrays statics;
+    const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
+    for (const bool skip : {false, true})
+      for (const bool subdomain : {false, true})
+        for (const LoopSchedule schedule : all_loop_schedules) {
+          const std::string name = g.name + (skip ? " skip" : "") + (subdomain ? " subdomain" : "");
+          SCOPED_TRACE(name + " " + to_string(schedule));
+          test::RandomSource rng(test::dycore_seed("diagnostics_from_vn " + name));
+          DycoreOptions<Space> options;
+          options.schedule = schedule;
+          Dycore<Space> dycore(DycoreConfig{}, in, options);
+          // Pure outputs start as NaN; the in/out fields random, so "untouched" shows.
+          const std::vector<std::string> outputs = {
+              "tangential_wind", "vn_on_half_levels",
+              "horizontal_kinetic_energy_at_edges_on_model_levels"};
+          HostArrays call_host;
+          auto call = test::random_state<DiagnosticsFromNormalWindArguments, M>(
+              in.sizes(), test::dycore_call_filler(rng, outputs), call_host, "icondiff::test::");
+          call.skip_compute_predictor_vertical_advection = skip;
+          ProgramDomain domain = dycore.diagnostics_from_normal_wind_domain();
+          if (subdomain) domain = random_subdomain(domain, rng);
+
+          auto ref = reference_args(statics, call_host, call, in, domain);
+          reference::compute_diagnostics_from_normal_wind(g.grid, ref);
+          dycore.compute_diagnostics_from_normal_wind(Space(), call, &domain);
+          compat::fence(Space(), "test");
+
+          // Where ICON4Py writes each output: the main part on [vertical_start, L), the
+          // extrapolated vn_ie on level L = vertical_end - 1.
+          const int last = domain.vertical_end - 1;
+          const auto on_levels = [&](int k0, int k1) {
+            return [&domain, k0, k1](index_t e, int k) {
+              return domain.horizontal.contains(e) && k >= k0 && k < k1;
+            };
+          };
+          const auto check = [&](const char* what, const auto& kernel, const auto& reference,
+                                 const auto& inside) {
+            test::expect_dycore_output(what, test::to_host_array(kernel).field(), reference,
+                                       call_host.at(what).field(), inside);
+          };
+          const int k0 = domain.vertical_start;
+          check("tangential_wind", call.tangential_wind, ref.tangential_wind, on_levels(k0, last));
+          check("horizontal_kinetic_energy_at_edges_on_model_levels",
+                call.horizontal_kinetic_energy_at_edges_on_model_levels,
+                ref.horizontal_kinetic_energy_at_edges_on_model_levels, on_levels(k0, last));
+          check("vn_on_half_levels", call.vn_on_half_levels, ref.vn_on_half_levels,
+                on_levels(k0, last + 1));
+          check("contravariant_correction_at_edges_on_model_levels",
+                call.contravariant_correction_at_edges_on_model_levels,
+                ref.contravariant_correction_at_edges_on_model_levels,
+                on_levels(std::max(k0, in.nflatlev), last));
+          const int advected_end = skip ? k0 : last;  // skipped: nowhere
+          check("tangential_wind_on_half_levels", call.tangential_wind_on_half_levels,
+                ref.tangential_wind_on_half_levels, on_levels(k0, advected_end));
+          check("horizontal_advection_of_w_at_edges_on_half_levels",
+                call.horizontal_advection_of_w_at_edges_on_half_levels,
+                ref.horizontal_advection_of_w_at_edges_on_half_levels, on_levels(k0, advected_end));
+        }
+  }
+}
+
+TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindRefusesBadCalls) {
+  auto grids = test::dycore_grids();
+  const auto& g = grids.front();
+  const DeviceGrid<M> device(g.grid);
+  test::RandomSource rng(test::dycore_seed("diagnostics_from_vn refusals"));
+  HostArrays statics, call_host;
+  const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
+  Dycore<Space> dycore(DycoreConfig{}, in);
+  auto call = test::random_state<DiagnosticsFromNormalWindArguments, M>(
+      in.sizes(), test::dycore_call_filler(rng, {}), call_host, "icondiff::test::");
+  const auto refused = [&](const DiagnosticsFromNormalWindArguments<M>& args,
+                           const ProgramDomain* domain, const std::string& needle) {
+    try {
+      dycore.compute_diagnostics_from_normal_wind(Space(), args, domain);
+      ADD_FAILURE() << "accepted; expected an error mentioning '" << needle << "'";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  // vn_on_half_levels needs nlev + 1 levels.
+  auto wrong = call;
+  wrong.vn_on_half_levels =
+      decltype(call.vn_on_half_levels)("icondiff::test::short", in.grid.num_edges, in.nlev);
+  refused(wrong, nullptr, "vn_on_half_levels");
+  // A domain beyond the half levels, and one too shallow for the extrapolation.
+  ProgramDomain domain = dycore.diagnostics_from_normal_wind_domain();
+  domain.vertical_end = in.nlev + 2;
+  refused(call, &domain, "outside the grid");
+  domain.vertical_start = 0;
+  domain.vertical_end = 3;
+  refused(call, &domain, "at least 4");
+}
+
+}  // namespace velocity_advection_test
+}  // namespace icondiff
