@@ -18,6 +18,13 @@ and (``stencils/vertically_implicit_dycore_solver.py``)
   weighted, the tracer-advection vertical fluxes with lprep_adv, the last substep's exner
   increment),
 
+and velocity advection's first program (``stencils/compute_diagnostics_from_normal_wind.py``)
+
+* ``compute_diagnostics_from_normal_wind`` (vt by RBF reconstruction, the kinetic energy, vn at
+  half levels with the lowest one extrapolated, the contravariant correction below nflatlev and,
+  unless skip_compute_predictor_vertical_advection, vt at half levels and the horizontal
+  advection of w),
+
 on icondiff's side run through ``Dycore<Space>`` (include/icondiff/dycore/dycore.hpp) by
 stencil_runner/icondiff_stencil_runner, which builds the Dycore's static bundle and the call's
 arguments from the inputs file and runs the program over the domain the Dycore computes from
@@ -41,7 +48,9 @@ icondiff's own zones.
    model_options.customize_backend) on ICON4Py's grid of the same file (its GridManager, skip
    values replaced: its default) over the domain solve_nonhydro gives it: edges [0, end of
    HALO_LEVEL_2) for the predictor, [start of NUDGING_LEVEL_2, end of LOCAL) for the corrector,
-   all levels, with the zone indices start_edge_lateral_boundary, ..., end_edge_halo from
+   all levels (VelocityAdvection's for its program: edges [start of LATERAL_BOUNDARY_LEVEL_5,
+   end of HALO_LEVEL_2) x half levels [0, nlev + 1)), with the zone indices
+   start_edge_lateral_boundary, ..., end_edge_halo from
    ICON4Py's grid (h_grid.domain(...), as SolveNonhydro._determine_local_domains), and the
    advection weights from ICON4Py's NonHydrostaticParams;
 4. compares every output over the whole array: the number of bit-identical values, max abs and
@@ -67,6 +76,13 @@ ICON4Py's wgtfacq_c lives on levels [nlev - 3, nlev) only (its metrics factory):
 field of that domain, icondiff a (C, nlev) field of which it reads those levels. An output the
 case's flags leave alone (dw/dz with divdamp_type 2, the exner increment off the first/last
 substep, the fluxes without lprep_adv) must be untouched everywhere on both sides.
+Velocity advection's program (nflatlev = nlev/3): both values of
+skip_compute_predictor_vertical_advection; tangential_wind_on_half_levels and the horizontal
+advection of w must be untouched when skipped, the contravariant correction above nflatlev;
+wgtfacq_e as wgtfacq_c (ICON4Py: levels [nlev - 3, nlev); icondiff: (E, nlev)); c_intp random
+on all six V2C slots (a pentagon's missing slot is left out by both sides). Not in the
+mixed-precision check (MIXED_PRECISION_UNSUPPORTED: ICON4Py 0.2.0's module does not import with
+FLOAT_PRECISION=mixed).
 
 **Mixed precision** (--precision mixed; the default for a build with
 -DICONDIFF_MIXED_PRECISION=ON, read from its CMakeCache.txt). The same check with vp = float32
@@ -93,7 +109,9 @@ SolveNonhydro does it (model_options.setup_program: domain bounds, level indices
 scalars bound as compile-time constants, the static fields bound), compiled for the raced
 variant only (predictor: is_iau_active off; corrector: divdamp_order 24 with 4th order only,
 ICON's usual case; the solver's predictor on a later substep with divdamp_type 3 and Klemp
-damping, its corrector on a middle substep with lprep_adv). The --calls timed calls per side are split into --rounds interleaved rounds
+damping, its corrector on a middle substep with lprep_adv; velocity advection's diagnostics with
+skip_compute_predictor_vertical_advection off, set up as VelocityAdvection does). The --calls
+timed calls per side are split into --rounds interleaved rounds
 (one runner process, then each backend), so that a change of the machine's load reaches every
 side alike. ICON4Py's time per call is perf_counter around the bound program (after the first
 call, which compiles: reported as "first call"), and gt4py's own "compute" metric of as many
@@ -170,11 +188,14 @@ CORRECTOR = "apply_divergence_damping_and_update_vn"
 SOLVER_PREDICTOR = "vertically_implicit_solver_at_predictor_step"
 SOLVER_CORRECTOR = "vertically_implicit_solver_at_corrector_step"
 SOLVERS = (SOLVER_PREDICTOR, SOLVER_CORRECTOR)
+#: Velocity advection's first program (VelocityAdvection.run_predictor_step/run_corrector_step).
+DIAGNOSTICS_FROM_VN = "compute_diagnostics_from_normal_wind"
 #: ICON4Py's module of each program.
 MODULES = {PREDICTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
            CORRECTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
            SOLVER_PREDICTOR: STENCILS + "vertically_implicit_dycore_solver",
-           SOLVER_CORRECTOR: STENCILS + "vertically_implicit_dycore_solver"}
+           SOLVER_CORRECTOR: STENCILS + "vertically_implicit_dycore_solver",
+           DIAGNOSTICS_FROM_VN: STENCILS + "compute_diagnostics_from_normal_wind"}
 
 F = Field
 # The solver steps' shared arguments (in the order both programs take them).
@@ -291,6 +312,28 @@ FIELDS = {
         F("contravariant_correction_at_cells_on_half_levels", "C,KH", "w_concorr"),
         *_SOLVER_COLUMN_INPUTS,
     ),
+    # tangential_wind_on_half_levels, the contravariant correction and the horizontal advection
+    # of w are in/out: ICON4Py's field operator passes them through where it does not compute
+    # them (skip_compute_predictor_vertical_advection; levels above nflatlev).
+    DIAGNOSTICS_FROM_VN: (
+        F("tangential_wind", "E,K", role="out"),
+        F("tangential_wind_on_half_levels", "E,K", "vn", role="inout"),
+        F("vn_on_half_levels", "E,KH", role="out"),
+        F("horizontal_kinetic_energy_at_edges_on_model_levels", "E,K", role="out"),
+        F("contravariant_correction_at_edges_on_model_levels", "E,K", "w_concorr", role="inout"),
+        F("horizontal_advection_of_w_at_edges_on_half_levels", "E,K", "w_tend", role="inout"),
+        F("vn", "E,K", "vn"),
+        F("w", "C,KH", "w"),
+        F("rbf_vec_coeff_e", "E,E2C2E", "rbf"),
+        F("wgtfac_e", "E,KH", "wgtfac"),
+        F("ddxn_z_full", "E,K", "slope"),
+        F("ddxt_z_full", "E,K", "slope"),
+        F("wgtfacq_e", "E,K", "wgtfacq"),  # ICON4Py gets levels [nlev - 3, nlev) (as_fields)
+        F("c_intp", "V,V2C", "c_intp"),
+        F("inv_dual_edge_length", "E", "inv_dual"),
+        F("inv_primal_edge_length", "E", "inv_primal"),
+        F("tangent_orientation", "E", "sign"),
+    ),
 }
 #: The fields solve_nonhydro binds once (constant_args of setup_program; the race binds them).
 STATIC_FIELDS = {
@@ -308,6 +351,10 @@ STATIC_FIELDS = {
     SOLVER_CORRECTOR: ("exner_w_explicit_weight_parameter", "inv_ddqz_z_full",
                        "exner_w_implicit_weight_parameter", "ddqz_z_half",
                        "reference_exner_at_cells_on_model_levels"),
+    # VelocityAdvection.__init__'s constant_args
+    DIAGNOSTICS_FROM_VN: ("rbf_vec_coeff_e", "wgtfac_e", "ddxn_z_full", "ddxt_z_full",
+                          "wgtfacq_e", "c_intp", "inv_dual_edge_length",
+                          "inv_primal_edge_length", "tangent_orientation"),
 }
 #: Integer / boolean scalars (gtx.int32 / bool for ICON4Py, int32 in the file).
 INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_boundary",
@@ -320,7 +367,7 @@ INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_b
                "vertical_end_index_model_surface"}
 BOOL_SCALARS = {"is_iau_active", "limited_area", "apply_2nd_order_divergence_damping",
                 "apply_4th_order_divergence_damping", "at_first_substep", "at_last_substep",
-                "lprep_adv"}
+                "lprep_adv", "skip_compute_predictor_vertical_advection"}
 #: Scalars in the file for the Dycore's configuration that ICON4Py gets through
 #: NonHydrostaticParams instead (advection weights) or not at all.
 CONFIG_ONLY = {"veladv_offctr", "fourth_order_divdamp_factor"}
@@ -336,6 +383,16 @@ NDYN_SUBSTEPS = 5  # the solver's corrector: ndyn_substeps_var (r_nsubsteps = 1 
 PRECISIONS = ("double", "mixed")
 #: The pre-fill of a pure float32 output (POISON is beyond float32's range).
 POISON_VP = np.float32(-7.777e37)
+#: Programs the mixed-precision check leaves out, with why: ICON4Py 0.2.0's module fails gt4py's
+#: type checks at import and MIXED_PRECISION_PATCHES has no patch for it.
+MIXED_PRECISION_UNSUPPORTED = {
+    DIAGNOSTICS_FROM_VN:
+        "ICON4Py 0.2.0's compute_diagnostics_from_normal_wind.py does not import with "
+        "FLOAT_PRECISION=mixed (gt4py: _interpolate_to_half_levels takes x as float64 and is "
+        "called with the float32 tangential wind; the program declares "
+        "tangential_wind_on_half_levels wp where the field operator returns vp) and has no "
+        "mixed-precision patch",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -495,8 +552,18 @@ CASES += (
                 at_first_substep=True, at_last_substep=True, is_iau_active=True,
                 rayleigh_type=1),
 )
+# Velocity advection's diagnostics from vn: both variants VelocityAdvection compiles
+# (skip_compute_predictor_vertical_advection: the predictor of a first substep after the
+# corrector computed vt at half levels and the horizontal advection of w).
+CASES += (
+    Case(DIAGNOSTICS_FROM_VN, "compute vertical advection",
+         {"skip_compute_predictor_vertical_advection": False}),
+    Case(DIAGNOSTICS_FROM_VN, "skip vertical advection",
+         {"skip_compute_predictor_vertical_advection": True}),
+)
 #: The race's variants: ICON's usual calls (the solver's corrector on a middle substep with the
-#: advection fluxes accumulated, ICON's most frequent corrector call).
+#: advection fluxes accumulated, ICON's most frequent corrector call; velocity advection's
+#: diagnostics with the vertical advection's inputs computed).
 def race_case(program: str, name: str) -> Case:
     """The case of CASES the race runs for `program` (by name: positions move as cases are
     added)."""
@@ -509,7 +576,8 @@ def race_case(program: str, name: str) -> Case:
 RACE_CASES = {PREDICTOR: race_case(PREDICTOR, "iau off"),
               CORRECTOR: race_case(CORRECTOR, "order 24, 4th"),
               SOLVER_PREDICTOR: race_case(SOLVER_PREDICTOR, "later, dd3, klemp"),
-              SOLVER_CORRECTOR: race_case(SOLVER_CORRECTOR, "prep, middle, klemp")}
+              SOLVER_CORRECTOR: race_case(SOLVER_CORRECTOR, "prep, middle, klemp"),
+              DIAGNOSTICS_FROM_VN: race_case(DIAGNOSTICS_FROM_VN, "compute vertical advection")}
 
 
 # ---- grid and inputs ----------------------------------------------------------------------------
@@ -545,7 +613,7 @@ class Context:
     normal_angle: np.ndarray  # (E, 2): the primal normal's direction at each edge-cell pair
 
 
-LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5, "C2E": 3}
+LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5, "C2E": 3, "E2C2E": 4, "V2C": 6}
 
 
 def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
@@ -627,6 +695,16 @@ def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
         return u(0.0, ctx.max_nudging_coefficient)
     if g == "divdamp_fac4":  # 0.005 at the top down to 0.0005 at the surface
         return np.linspace(0.005, 0.0005, ctx.nlev)
+    # velocity advection: RBF weights of vt from the four E2C2E normals, cells2verts weights
+    # of about 1/6 each, primal edges about 1.5 sqrt(A) long, tangent orientations +-1
+    if g == "rbf":
+        return u(-0.6, 0.6)
+    if g == "c_intp":
+        return u(0.1, 0.25)
+    if g == "inv_primal":
+        return 1.0 / (1.5 * ctx.length * u(0.8, 1.2))
+    if g == "sign":
+        return rng.choice(np.array([-1.0, 1.0]), size=shape)
     # the solver (unit_tests/support/random_dycore.hpp): near hydrostatic balance, positive
     # density, theta and layer thicknesses, exner within 1 % of its reference
     solver = {"rho": (0.5, 1.5), "theta": (250.0, 350.0), "exner": (0.80, 0.81),
@@ -722,6 +800,13 @@ def icon4py_domain(program: str, grid, nlev: int) -> dict:
             domain["end_cell_index_halo_lvl1"] = cell("HALO", "end")
         return domain
     zone = lambda name, which: icon4py_zone_index(grid, "E", name, which)  # noqa: E731
+    if program == DIAGNOSTICS_FROM_VN:  # VelocityAdvection.__init__ (its horizontal/vertical sizes)
+        return {
+            "horizontal_start": zone("LATERAL_BOUNDARY_LEVEL_5", "start"),
+            "horizontal_end": zone("HALO_LEVEL_2", "end"),
+            "vertical_start": 0,
+            "vertical_end": nlev + 1,
+        }
     if program == PREDICTOR:
         return {
             "start_edge_lateral_boundary": zone("LATERAL_BOUNDARY", "start"),
@@ -748,8 +833,8 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
 
     config, params = icon4py_config(case.scalars.get("divdamp_order", 24))
     area = mean_cell_area(path, grid)
-    sizes = {"C": grid.num_cells, "E": grid.num_edges, "K": nlev, "KH": nlev + 1,
-             **LOCAL_SIZES}
+    sizes = {"C": grid.num_cells, "E": grid.num_edges, "V": grid.num_vertices, "K": nlev,
+             "KH": nlev + 1, **LOCAL_SIZES}
     rng = np.random.default_rng([seed, zlib.crc32(f"{grid_name}|{nlev}|{case.program}|"
                                                   f"{case.name}".encode())])
     levels = np.arange(nlev)
@@ -770,6 +855,8 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
     if case.program == PREDICTOR:
         # flat levels above nlev/3, terrain-following down to nlev/2, the Taylor expansion below
         scalars = {**common, "nflatlev": nlev // 3, "nflat_gradp": ctx.nflat_gradp}
+    elif case.program == DIAGNOSTICS_FROM_VN:
+        scalars = {"nflatlev": nlev // 3}  # the contravariant correction below nflatlev
     elif case.program in SOLVERS:
         # damping layer above nlev/4, flat levels above nlev/3, moisture from nlev/2 down
         scalars = {"dtime": DTIME, "iau_wgt_dyn": IAU_WGT_DYN,
@@ -893,17 +980,20 @@ def as_fields(program: str, arrays: dict, names=None) -> dict:
     import gt4py.next as gtx
     from icon4py.model.common import dimension as dims
 
-    gdims = {"C": dims.CellDim, "E": dims.EdgeDim, "K": dims.KDim, "KH": dims.KDim,
-             "C2E2CO": dims.C2E2CODim, "E2C": dims.E2CDim, "E2C2EO": dims.E2C2EODim,
-             "C2E": dims.C2EDim}
+    gdims = {"C": dims.CellDim, "E": dims.EdgeDim, "V": dims.VertexDim, "K": dims.KDim,
+             "KH": dims.KDim, "C2E2CO": dims.C2E2CODim, "E2C": dims.E2CDim,
+             "E2C2EO": dims.E2C2EODim, "C2E": dims.C2EDim, "E2C2E": dims.E2C2EDim,
+             "V2C": dims.V2CDim}
     fields = {}
     for f in FIELDS[program]:
         if names is not None and f.name not in names:
             continue
         data = np.array(arrays[f.name], copy=True)
-        if f.name == "wgtfacq_c":  # ICON4Py's lives on levels [nlev - 3, nlev) only
+        if f.name in ("wgtfacq_c", "wgtfacq_e"):
+            # ICON4Py's live on levels [nlev - 3, nlev) only (its metrics factory's domain)
             nlev = data.shape[1]
-            fields[f.name] = gtx.as_field(gtx.domain({dims.CellDim: (0, data.shape[0]),
+            horizontal = gdims[f.dims.split(",")[0]]
+            fields[f.name] = gtx.as_field(gtx.domain({horizontal: (0, data.shape[0]),
                                                       dims.KDim: (nlev - 3, nlev)}),
                                           np.ascontiguousarray(data[:, nlev - 3:]))
         else:
@@ -1024,6 +1114,8 @@ def scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, config, scal
     problems = []
     if program in SOLVERS:
         return solver_scalar_checks(program, attrs, icon4py_scalars, scalars)
+    if program == DIAGNOSTICS_FROM_VN:
+        return diagnostics_from_vn_scalar_checks(attrs, icon4py_scalars)
     names = ["horizontal_start", "horizontal_end", "vertical_start", "vertical_end"]
     if program == PREDICTOR:
         names += ["start_edge_lateral_boundary", "start_edge_lateral_boundary_level_7",
@@ -1083,9 +1175,33 @@ def solver_scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, scala
     return problems
 
 
+def diagnostics_from_vn_scalar_checks(attrs: dict, icon4py_scalars: dict) -> list:
+    """compute_diagnostics_from_normal_wind's edge domain, half levels and nflatlev: icondiff's
+    (diagnostics_from_normal_wind_domain(), its zones) against VelocityAdvection's."""
+    s = icon4py_scalars
+    pairs = {"horizontal_start": s["horizontal_start"], "horizontal_end": s["horizontal_end"],
+             "vertical_start": s["vertical_start"], "vertical_end": s["vertical_end"],
+             "start_edge_lateral_boundary_level_5": s["horizontal_start"],
+             "end_edge_halo_level_2": s["horizontal_end"], "nflatlev": s["nflatlev"]}
+    return [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
+            for name, theirs in pairs.items() if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+
+
 def output_domains(program: str, s: dict, nlev: int) -> dict:
     """Per output, the (start, end, k0, k1) ICON4Py's program writes (solve_nonhydro's
     arguments `s`), or None where the case's flags leave the output as it was."""
+    if program == DIAGNOSTICS_FROM_VN:
+        # levels [vertical_start, vertical_end - 1) by the field operator, vn_ie's lowest half
+        # level vertical_end - 1 by _extrapolate_at_top
+        edges = (s["horizontal_start"], s["horizontal_end"])
+        full = (*edges, s["vertical_start"], s["vertical_end"] - 1)
+        advection = None if s["skip_compute_predictor_vertical_advection"] else full
+        return {"tangential_wind": full, "tangential_wind_on_half_levels": advection,
+                "vn_on_half_levels": (*edges, s["vertical_start"], s["vertical_end"]),
+                "horizontal_kinetic_energy_at_edges_on_model_levels": full,
+                "contravariant_correction_at_edges_on_model_levels": (
+                    *edges, max(s["nflatlev"], s["vertical_start"]), s["vertical_end"] - 1),
+                "horizontal_advection_of_w_at_edges_on_half_levels": advection}
     if program not in SOLVERS:
         domain = (s["horizontal_start"], s["horizontal_end"], s["vertical_start"],
                   s["vertical_end"])
@@ -1204,7 +1320,8 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
 
 def short(program: str) -> str:
     return {PREDICTOR: "rho_theta_pgrad (predictor)", CORRECTOR: "divdamp (corrector)",
-            SOLVER_PREDICTOR: "solver (predictor)", SOLVER_CORRECTOR: "solver (corrector)"}[program]
+            SOLVER_PREDICTOR: "solver (predictor)", SOLVER_CORRECTOR: "solver (corrector)",
+            DIAGNOSTICS_FROM_VN: "diagnostics from vn (velocity advection)"}[program]
 
 
 def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[str],
@@ -1298,6 +1415,13 @@ class Icon4pyRacer:
             variants = {k: [scalars[k]] for k in flags}
             per_call = flags + ("dtime", "iau_wgt_dyn") + (
                 ("r_nsubsteps", "ndyn_substeps_var") if program == SOLVER_CORRECTOR else ())
+        elif program == DIAGNOSTICS_FROM_VN:  # as VelocityAdvection.__init__
+            const_scalars = {}
+            horizontal = {k: scalars[k] for k in ("horizontal_start", "horizontal_end")}
+            vertical = {k: scalars[k] for k in ("vertical_start", "vertical_end", "nflatlev")}
+            variants = {"skip_compute_predictor_vertical_advection":
+                        [scalars["skip_compute_predictor_vertical_advection"]]}
+            per_call = ("skip_compute_predictor_vertical_advection",)
         else:
             const_scalars = {k: scalars[k] for k in (
                 "advection_explicit_weight_parameter", "advection_implicit_weight_parameter",
@@ -1511,7 +1635,7 @@ def main() -> int:
     parser.add_argument("--nlev", type=int, help="levels (default 65; 20 with --quick)")
     parser.add_argument("--quick", action="store_true", help="20 levels")
     parser.add_argument("--programs", help="comma-separated subset of the programs (ICON4Py "
-                        "names; default all four)")
+                        "names: " + ", ".join(MODULES) + "; default all)")
     parser.add_argument("--seed", type=int, default=20250301)
     parser.add_argument("--precision", choices=PRECISIONS,
                         help="double (vp = wp = float64) or mixed (vp = float32: ICON4Py with "
@@ -1535,6 +1659,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the netCDF files")
     args = parser.parse_args()
     args.nlev = args.nlev or (20 if args.quick else 65)
+    programs_chosen = bool(args.programs)
     args.programs = ([p.strip() for p in args.programs.split(",")] if args.programs
                      else list(MODULES))
     unknown = set(args.programs) - set(MODULES)
@@ -1556,6 +1681,15 @@ def main() -> int:
               file=sys.stderr)
         return 2
     os.environ["FLOAT_PRECISION"] = args.precision
+    if args.precision == "mixed":
+        for program in [p for p in args.programs if p in MIXED_PRECISION_UNSUPPORTED]:
+            if programs_chosen:
+                print(f"compare_dycore: error: {program} cannot run in mixed precision: "
+                      f"{MIXED_PRECISION_UNSUPPORTED[program]}", file=sys.stderr)
+                return 2
+            print(f"compare_dycore: {program} left out (mixed precision): "
+                  f"{MIXED_PRECISION_UNSUPPORTED[program]}", flush=True)
+            args.programs.remove(program)
 
     if args.race:
         import race  # records the CPU set before libgomp binds this process

@@ -24,20 +24,23 @@
 // parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
 // temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
 //
-// The four dycore programs (compute_rho_theta_pgrad_and_update_vn,
+// The five dycore programs (compute_rho_theta_pgrad_and_update_vn,
 // apply_divergence_damping_and_update_vn, vertically_implicit_solver_at_predictor_step,
-// vertically_implicit_solver_at_corrector_step; ../compare_dycore.py) run through Dycore<Space>:
+// vertically_implicit_solver_at_corrector_step and velocity advection's
+// compute_diagnostics_from_normal_wind; ../compare_dycore.py) run through Dycore<Space>:
 // the runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the
 // bundle's members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
-// interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths; a
+// interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths,
+// inv_primal_edge_length -> edges.inverse_primal_edge_lengths; a
 // static field the program does not read may be absent and is then zero; nflatlev, nflat_gradp,
 // end_index_of_damping_layer, kstart_moist, mean_cell_area from the file when present), the
 // call's arguments (RhoThetaPgradArguments, DivergenceDampingArguments, SolverPredictorArguments,
-// SolverCorrectorArguments: same names as ICON4Py's), a DycoreConfig (divdamp_order,
-// divdamp_type, rayleigh_type, max_nudging_coefficient, veladv_offctr,
-// fourth_order_divdamp_factor from the file when present), and runs the program over the domain
-// the Dycore computes (rho_theta_pgrad_domain(), divergence_damping_domain(), solver_domain() and
-// for the predictor's interpolation contravariant_correction_domain()), written as
+// SolverCorrectorArguments, DiagnosticsFromNormalWindArguments: same names as ICON4Py's), a
+// DycoreConfig (divdamp_order, divdamp_type, rayleigh_type, max_nudging_coefficient,
+// veladv_offctr, fourth_order_divdamp_factor from the file when present), and runs the program
+// over the domain the Dycore computes (rho_theta_pgrad_domain(), divergence_damping_domain(),
+// solver_domain() and for the predictor's interpolation contravariant_correction_domain(),
+// diagnostics_from_normal_wind_domain()), written as
 // icondiff_horizontal_* / icondiff_vertical_* (icondiff_interpolation_*) like the other stencils,
 // with the zone values and derived scalars the Dycore uses (icondiff_start_edge_nudging_level_2,
 // icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). The
@@ -862,6 +865,7 @@ const std::map<std::string, std::string>& dycore_argument_names() {
       {"pos_on_tplane_e_1", "pos_on_tplane_e_x"},
       {"pos_on_tplane_e_2", "pos_on_tplane_e_y"},
       {"inverse_dual_edge_lengths", "inv_dual_edge_length"},
+      {"inverse_primal_edge_lengths", "inv_primal_edge_length"},
   };
   return names;
 }
@@ -1105,6 +1109,38 @@ void vertically_implicit_solver_at_corrector_step(Context& c) {
       });
 }
 
+/// Velocity advection's first program: its edge domain [start of LATERAL_BOUNDARY_LEVEL_5, end of
+/// HALO_LEVEL_2) x half levels [0, nlev + 1) as VelocityAdvection passes it, nflatlev from the
+/// file. Outputs: the six fields ICON4Py's program writes (tangential_wind_on_half_levels and
+/// horizontal_advection_of_w_at_edges_on_half_levels as they were with
+/// skip_compute_predictor_vertical_advection, contravariant_correction_at_edges_on_model_levels
+/// as it was above nflatlev).
+void compute_diagnostics_from_normal_wind(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  DiagnosticsFromNormalWindArguments<Mem> args;
+  read_fields(c, args, false);
+  args.skip_compute_predictor_vertical_advection =
+      c.in.scalar<int>("skip_compute_predictor_vertical_advection") != 0;
+  write_dycore_zones(c);
+  c.out.attribute("icondiff_start_edge_lateral_boundary_level_5",
+                  c.device.range(L::Edge, Z::LateralBoundary5).start);
+  c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
+  run_dycore_program(
+      c, dycore.diagnostics_from_normal_wind_domain(),
+      [&] { dycore.compute_diagnostics_from_normal_wind(args); },
+      [&] {
+        c.write("tangential_wind", args.tangential_wind);
+        c.write("tangential_wind_on_half_levels", args.tangential_wind_on_half_levels);
+        c.write("vn_on_half_levels", args.vn_on_half_levels);
+        c.write("horizontal_kinetic_energy_at_edges_on_model_levels",
+                args.horizontal_kinetic_energy_at_edges_on_model_levels);
+        c.write("contravariant_correction_at_edges_on_model_levels",
+                args.contravariant_correction_at_edges_on_model_levels);
+        c.write("horizontal_advection_of_w_at_edges_on_half_levels",
+                args.horizontal_advection_of_w_at_edges_on_half_levels);
+      });
+}
+
 using StencilFunction = void (*)(Context&);
 
 const std::map<std::string, StencilFunction>& stencils() {
@@ -1139,6 +1175,7 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(apply_divergence_damping_and_update_vn),
       ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_predictor_step),
       ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_corrector_step),
+      ICONDIFF_RUNNER_STENCIL(compute_diagnostics_from_normal_wind),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;
