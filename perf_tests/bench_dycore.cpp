@@ -40,6 +40,7 @@ struct Setup {
   icondiff::SolverPredictorArguments<M> predictor;
   icondiff::SolverCorrectorArguments<M> corrector;
   icondiff::DiagnosticsFromNormalWindArguments<M> diagnostics_from_vn;
+  icondiff::AdvectionInHorizontalMomentumArguments<M> horizontal_momentum;
   icondiff::DycoreCallFlags flags;
 };
 
@@ -103,6 +104,14 @@ Setup& setup() {
       icondiff::test::random_state<icondiff::DiagnosticsFromNormalWindArguments, M>(
           sizes, fill, host, "icondiff::bench::");
   host.clear();
+  s->horizontal_momentum =
+      icondiff::test::random_state<icondiff::AdvectionInHorizontalMomentumArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->horizontal_momentum.dtime = 10.0;
+  const auto factors = icondiff::velocity_advection_scale_factors(10.0);
+  s->horizontal_momentum.cfl_w_limit = factors.cfl_w_limit;
+  s->horizontal_momentum.scalfac_exdiff = factors.scalfac_exdiff;
   s->flags.at_first_substep = true;  // the predictor's exner increment
   s->flags.lprep_adv = true;
   std::printf("grid %s: %d cells, %d edges, %d levels\n", source.c_str(), s->grid.num_cells,
@@ -218,6 +227,20 @@ void bench_diagnostics_from_normal_wind(benchmark::State& state) {
       point_levels(s.dycore->diagnostics_from_normal_wind_domain()));
 }
 
+/// Velocity advection's tendency of vn, with the extra diffusion (as VelocityAdvection calls it).
+void bench_horizontal_momentum(benchmark::State& state) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
+  Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  bench_program(
+      state,
+      std::string("compute_advection_in_horizontal_momentum ") + icondiff::to_string(schedule),
+      [&] { dycore.compute_advection_in_horizontal_momentum(s.horizontal_momentum); },
+      bytes.at(icondiff::dycore_labels::advection_in_horizontal_momentum),
+      point_levels(s.dycore->advection_in_horizontal_momentum_domain()));
+}
+
 // The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
 // label names it).
 BENCHMARK(bench_rho_theta_pgrad)
@@ -231,6 +254,11 @@ BENCHMARK(bench_divergence_damping)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(bench_diagnostics_from_normal_wind)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_horizontal_momentum)
     ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
     ->ArgName("schedule")
     ->UseRealTime()

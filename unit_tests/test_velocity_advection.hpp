@@ -19,6 +19,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -146,6 +148,97 @@ TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindMatchesReference) {
   }
 }
 
+// ---- compute_advection_in_horizontal_momentum
+// ----------------------------------------------------
+
+reference::ComputeAdvectionInHorizontalMomentumArgs reference_args(
+    const HostArrays& s, const HostArrays& a, const AdvectionInHorizontalMomentumArguments<M>& call,
+    const DycoreInputs<M>& in, const ProgramDomain& domain) {
+  reference::ComputeAdvectionInHorizontalMomentumArgs r;
+  r.normal_wind_advective_tendency = a.at("normal_wind_advective_tendency").field();
+  r.vn = a.at("vn").field();
+  r.horizontal_kinetic_energy_at_edges_on_model_levels =
+      a.at("horizontal_kinetic_energy_at_edges_on_model_levels").field();
+  r.tangential_wind = a.at("tangential_wind").field();
+  r.coriolis_frequency = s.at("coriolis_frequency").vector();
+  r.contravariant_corrected_w_at_cells_on_model_levels =
+      a.at("contravariant_corrected_w_at_cells_on_model_levels").field();
+  r.vn_on_half_levels = a.at("vn_on_half_levels").field();
+  r.e_bln_c_s = s.at("e_bln_c_s").table();
+  r.geofac_rot = s.at("geofac_rot").table();
+  r.coeff_gradekin = s.at("coeff_gradekin").table();
+  r.c_lin_e = s.at("c_lin_e").table();
+  r.ddqz_z_full_e = s.at("ddqz_z_full_e").field();
+  r.area_edge = s.at("edge_areas").vector();
+  r.tangent_orientation = s.at("tangent_orientation").vector();
+  r.inv_primal_edge_length = s.at("inverse_primal_edge_lengths").vector();
+  r.geofac_grdiv = s.at("geofac_grdiv").table();
+  r.cfl_w_limit = call.cfl_w_limit;
+  r.scalfac_exdiff = call.scalfac_exdiff;
+  r.dtime = call.dtime;
+  r.apply_extra_diffusion_on_vn = call.apply_extra_diffusion_on_vn;
+  r.end_index_of_damping_layer = in.end_index_of_damping_layer;
+  r.horizontal_start = domain.horizontal.start;
+  r.horizontal_end = domain.horizontal.end;
+  r.vertical_start = domain.vertical_start;
+  r.vertical_end = domain.vertical_end;
+  return r;
+}
+
+TEST(TEST_CATEGORY, DycoreComputeAdvectionInHorizontalMomentumMatchesReference) {
+  for (auto& g : test::dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    test::RandomSource static_rng(test::dycore_seed("horizontal momentum statics " + g.name));
+    HostArrays statics;
+    const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
+    for (const bool subdomain : {false, true})
+      for (const LoopSchedule schedule : all_loop_schedules) {
+        const std::string name = g.name + (subdomain ? " subdomain" : "");
+        SCOPED_TRACE(name + " " + to_string(schedule));
+        test::RandomSource rng(test::dycore_seed("horizontal momentum " + name));
+        DycoreOptions<Space> options;
+        options.schedule = schedule;
+        Dycore<Space> dycore(DycoreConfig{}, in, options);
+        HostArrays call_host;
+        auto call = test::random_state<AdvectionInHorizontalMomentumArguments, M>(
+            in.sizes(), test::dycore_call_filler(rng, {"normal_wind_advective_tendency"}),
+            call_host, "icondiff::test::");
+        call.dtime = 10.0 + rng.uniform(0, 5);
+        const VelocityAdvectionScaleFactors factors = velocity_advection_scale_factors(call.dtime);
+        call.cfl_w_limit = factors.cfl_w_limit;
+        call.scalfac_exdiff = factors.scalfac_exdiff;
+        ProgramDomain domain = dycore.advection_in_horizontal_momentum_domain();
+        if (subdomain) domain = random_subdomain(domain, rng);
+
+        // With and without the extra diffusion (ICON4Py's granule always applies it): both must
+        // match, and they must differ somewhere, else the CFL branch was never taken.
+        std::vector<double> results[2];
+        for (const bool extra : {false, true}) {
+          SCOPED_TRACE(extra ? "extra diffusion" : "no extra diffusion");
+          call.apply_extra_diffusion_on_vn = extra;
+          Kokkos::deep_copy(call.normal_wind_advective_tendency,
+                            std::numeric_limits<vp>::quiet_NaN());
+          auto ref = reference_args(statics, call_host, call, in, domain);
+          reference::compute_advection_in_horizontal_momentum(g.grid, ref);
+          dycore.compute_advection_in_horizontal_momentum(Space(), call, &domain);
+          compat::fence(Space(), "test");
+          const HostArray kernel = test::to_host_array(call.normal_wind_advective_tendency);
+          test::expect_dycore_output(
+              "normal_wind_advective_tendency", kernel.field(), ref.normal_wind_advective_tendency,
+              call_host.at("normal_wind_advective_tendency").field(), [&](index_t e, int k) {
+                return domain.horizontal.contains(e) && k >= domain.vertical_start &&
+                       k < domain.vertical_end;
+              });
+          results[extra] = kernel.values;
+        }
+        std::size_t diffused = 0;
+        for (std::size_t i = 0; i < results[0].size(); ++i)
+          diffused += results[0][i] != results[1][i] && !std::isnan(results[0][i]);
+        EXPECT_GT(diffused, 0u) << "no point took the extra diffusion branch";
+      }
+  }
+}
+
 TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindRefusesBadCalls) {
   auto grids = test::dycore_grids();
   const auto& g = grids.front();
@@ -177,6 +270,32 @@ TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindRefusesBadCalls) {
   domain.vertical_start = 0;
   domain.vertical_end = 3;
   refused(call, &domain, "at least 4");
+
+  // compute_advection_in_horizontal_momentum without scale factors or with a wrong field.
+  HostArrays host;
+  auto momentum = test::random_state<AdvectionInHorizontalMomentumArguments, M>(
+      in.sizes(), test::dycore_call_filler(rng, {}), host, "icondiff::test::");
+  try {
+    dycore.compute_advection_in_horizontal_momentum(Space(), momentum);
+    ADD_FAILURE() << "dtime = 0 accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("dtime"), std::string::npos) << e.what();
+  }
+  momentum.dtime = 10;
+  const auto factors = velocity_advection_scale_factors(momentum.dtime);
+  momentum.cfl_w_limit = factors.cfl_w_limit;
+  momentum.scalfac_exdiff = factors.scalfac_exdiff;
+  momentum.contravariant_corrected_w_at_cells_on_model_levels =
+      decltype(momentum.contravariant_corrected_w_at_cells_on_model_levels)(
+          "icondiff::test::edges_not_cells", in.grid.num_edges, in.nlev);
+  try {
+    dycore.compute_advection_in_horizontal_momentum(Space(), momentum);
+    ADD_FAILURE() << "an edge-sized cell field accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("contravariant_corrected_w_at_cells_on_model_levels"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace velocity_advection_test

@@ -78,6 +78,9 @@ Dycore<ExecSpace>::Dycore(const DycoreConfig& config, const DycoreInputs<memory_
   tables_.v2c = replace_vertex_skips
                     ? with_skip_values_replaced(inputs_.grid.v2c, "icondiff::dycore::v2c")
                     : inputs_.grid.v2c;
+  tables_.v2e = replace_vertex_skips
+                    ? with_skip_values_replaced(inputs_.grid.v2e, "icondiff::dycore::v2e")
+                    : inputs_.grid.v2e;
   z_q_ = Kokkos::View<vp**, FieldLayout, memory_space>("icondiff::dycore::z_q",
                                                        inputs_.grid.num_cells, inputs_.nlev);
 }

@@ -74,6 +74,16 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
       (flags.skip_compute_predictor_vertical_advection
            ? 0.0
            : ed * K * 2 * V + C * K * W + NV * (6 * W + 6 * I) + ed * (3 * W + 4 * I));
+
+  // compute_advection_in_horizontal_momentum over its edges: the tendency written; vn read once
+  // (through V2E and E2C2EO: edges of the same field), the kinetic energy (also at the cells'
+  // edges), vt, ddqz_z_full_e and vn_ie (one more level) read; w_con on the cells; per edge 2 + 2
+  // E2C coefficients, 5 geofac_grdiv, 4 scalars and the E2C/E2V/E2C2EO tables; per cell 3
+  // e_bln_c_s and C2E; per vertex 6 geofac_rot and V2E.
+  const double eh = dycore.advection_in_horizontal_momentum_domain().horizontal.size();
+  b[L::advection_in_horizontal_momentum] =
+      eh * K * V + E * K * W + E * K * V + eh * K * 3 * V + eh * V + C * K * V +
+      eh * (2 * V + 7 * W + 4 * W + 9 * I) + C * (3 * W + 3 * I) + NV * (6 * W + 6 * I);
   return b;
 }
 

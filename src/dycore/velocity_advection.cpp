@@ -6,9 +6,27 @@
 #include <icondiff/dycore/dycore_labels.hpp>
 #include <icondiff/dycore/dycore_stencils.hpp>
 
+#include <cmath>
 #include <string>
 
 namespace icondiff {
+
+namespace {
+
+/// The velocity-advection scalars: a positive finite dtime and finite scale factors
+/// (velocity_advection_scale_factors gives them).
+void check_scale_factors(const double dtime, const double cfl_w_limit, const double scalfac_exdiff,
+                         const std::string& program) {
+  if (!(dtime > 0) || !std::isfinite(dtime) || !std::isfinite(cfl_w_limit) ||
+      !std::isfinite(scalfac_exdiff))
+    throw InvalidArgument("dycore: " + program + ": dtime = " + std::to_string(dtime) +
+                          ", cfl_w_limit = " + std::to_string(cfl_w_limit) +
+                          ", scalfac_exdiff = " + std::to_string(scalfac_exdiff) +
+                          ": expected a positive dtime and finite scale factors "
+                          "(velocity_advection_scale_factors(dtime))");
+}
+
+}  // namespace
 
 template <class ExecSpace>
 ProgramDomain Dycore<ExecSpace>::diagnostics_from_normal_wind_domain() const {
@@ -39,10 +57,38 @@ void Dycore<ExecSpace>::compute_diagnostics_from_normal_wind(
                                       inputs_, tables_, args, domain.vertical_end));
 }
 
-#define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                               \
-  template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const; \
-  template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                 \
-      const SPACE&, const DiagnosticsFromNormalWindArguments<SPACE::memory_space>&,  \
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::advection_in_horizontal_momentum_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Edge, Zone::Nudging2).start,
+                     g.range(Location::Edge, Zone::Local).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_advection_in_horizontal_momentum(
+    const ExecSpace& space, const AdvectionInHorizontalMomentumArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  static const std::string program = "compute_advection_in_horizontal_momentum";
+  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff, program);
+  const ProgramDomain domain =
+      domain_override ? *domain_override : advection_in_horizontal_momentum_domain();
+  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev, program);
+  runner_.on(space).points_levels(dycore_labels::advection_in_horizontal_momentum,
+                                  domain.horizontal, domain.vertical_start, domain.vertical_end,
+                                  dycore_stencils::compute_advection_in_horizontal_momentum(
+                                      inputs_, tables_, args, domain.vertical_end));
+}
+
+#define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                                   \
+  template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const;     \
+  template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                     \
+      const SPACE&, const DiagnosticsFromNormalWindArguments<SPACE::memory_space>&,      \
+      const ProgramDomain*);                                                             \
+  template ProgramDomain Dycore<SPACE>::advection_in_horizontal_momentum_domain() const; \
+  template void Dycore<SPACE>::compute_advection_in_horizontal_momentum(                 \
+      const SPACE&, const AdvectionInHorizontalMomentumArguments<SPACE::memory_space>&,  \
       const ProgramDomain*);
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION)
 

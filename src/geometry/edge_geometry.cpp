@@ -1,7 +1,10 @@
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/physical_constants.hpp>
 #include <icondiff/geometry/edge_geometry.hpp>
 
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace icondiff {
 
@@ -44,6 +47,11 @@ EdgeGeometry compute_edge_geometry(const Grid& g) {
   eg.inverse_primal_edge_length.resize(ne);
   eg.inverse_dual_edge_length.resize(ne);
   eg.vertex_vertex_length.assign(ne, 0.0);
+  if (!g.edge_lat.empty()) {
+    eg.coriolis_frequency.resize(ne);
+    for (std::size_t e = 0; e < ne; ++e)
+      eg.coriolis_frequency[e] = 2.0 * physics::earth_angular_velocity * std::sin(g.edge_lat[e]);
+  }
   eg.inverse_vertex_vertex_length.assign(ne, 0.0);
   eg.edge_area.resize(ne);
 

@@ -57,6 +57,8 @@ const std::vector<ProgramStatics>& program_statics() {
        {ICONDIFF_SOLVER_CORRECTOR_STATICS(ICONDIFF_FIELD_NAME)}},
       {"compute_diagnostics_from_normal_wind",
        {ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_advection_in_horizontal_momentum",
+       {ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS(ICONDIFF_FIELD_NAME)}},
   };
   return programs;
 }
@@ -134,6 +136,7 @@ HostSource source_of(const std::string& name, const HostStaticInputs& in) {
       {"inverse_vertex_vertex_lengths", &e.inverse_vertex_vertex_length},
       {"inverse_dual_edge_lengths", &e.inverse_dual_edge_length},
       {"edge_areas", &e.edge_area},
+      {"coriolis_frequency", &e.coriolis_frequency},
       {"primal_normal_vert_x", &e.primal_normal_vert_x},
       {"primal_normal_vert_y", &e.primal_normal_vert_y},
       {"dual_normal_vert_x", &e.dual_normal_vert_x},

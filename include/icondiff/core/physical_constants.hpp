@@ -21,5 +21,8 @@ inline constexpr wp del_t_bg = 75.0;      ///< [K]
 inline constexpr wp h_scal_bg = 10000.0;  ///< [m]
 /// EPSILON(1._wp), ICON4Py's DBL_EPS (sys.float_info.epsilon).
 inline constexpr wp dbl_eps = 2.220446049250313e-16;
+/// The Earth's angular velocity [rad s-1] (ICON4Py's EARTH_ANGULAR_VELOCITY, ICON's
+/// grid_angular_velocity).
+inline constexpr double earth_angular_velocity = 7.29212e-5;
 
 }  // namespace icondiff::physics

@@ -10,6 +10,8 @@
 // and of velocity advection (ICON4Py's VelocityAdvection, src/dycore/velocity_advection.cpp):
 //   compute_diagnostics_from_normal_wind     (vt, kinetic energy, vn/vt at half levels, the
 //                                             contravariant correction, horizontal advection of w)
+//   compute_advection_in_horizontal_momentum (the advective tendency of vn, extra diffusion near
+//                                             the vertical CFL limit)
 // Kernels are labelled icondiff::dycore::<ICON4Py program> (dycore_labels.hpp), their bodies built
 // by name (dycore_stencils.hpp) and launched through a KernelRunner;
 // a program allocates nothing and does not fence (the caller's next program or exchange on the
@@ -76,6 +78,9 @@ class Dycore {
   /// Velocity advection's diagnostics from vn: edges [start of LATERAL_BOUNDARY_LEVEL_5, end of
   /// HALO_LEVEL_2) x half levels [0, nlev + 1) (the last one: the extrapolated vn_ie).
   ProgramDomain diagnostics_from_normal_wind_domain() const;
+  /// Velocity advection's tendency of vn: edges [start of NUDGING_LEVEL_2, end of LOCAL) x
+  /// [0, nlev).
+  ProgramDomain advection_in_horizontal_momentum_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -124,6 +129,16 @@ class Dycore {
   void compute_diagnostics_from_normal_wind(
       const DiagnosticsFromNormalWindArguments<memory_space>& args) {
     compute_diagnostics_from_normal_wind(options_.space, args);
+  }
+
+  /// Over advection_in_horizontal_momentum_domain() unless `domain` is given (its vertical_end is
+  /// ICON4Py's nlev: the extra diffusion stops 4 levels above it).
+  void compute_advection_in_horizontal_momentum(
+      const ExecSpace& space, const AdvectionInHorizontalMomentumArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void compute_advection_in_horizontal_momentum(
+      const AdvectionInHorizontalMomentumArguments<memory_space>& args) {
+    compute_advection_in_horizontal_momentum(options_.space, args);
   }
 
   const DycoreConfig& config() const { return config_; }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <icondiff/core/config_table.hpp>
+#include <icondiff/core/types.hpp>
 
 #include <string>
 #include <utility>
@@ -79,5 +80,18 @@ struct DivergenceDampingSwitches {
 DivergenceDampingSwitches divergence_damping_switches(const DycoreConfig& config,
                                                       double second_order_divdamp_factor,
                                                       double second_order_divdamp_scaling_coeff);
+
+/// The scale factors velocity advection's programs take (VelocityAdvection, cfl_w_limit 0.65 and
+/// scalfac_exdiff 0.05 fixed there): _scale_factors_by_dtime in Python's double arithmetic,
+/// cfl_w_limit then handed to the programs as vp.
+struct VelocityAdvectionScaleFactors {
+  vp cfl_w_limit = 0;
+  double scalfac_exdiff = 0;
+};
+inline VelocityAdvectionScaleFactors velocity_advection_scale_factors(const double dtime) {
+  const double cfl_w_limit = 0.65 / dtime;
+  const double scalfac_exdiff = 0.05 / (dtime * (0.85 - cfl_w_limit * dtime));
+  return {static_cast<vp>(cfl_w_limit), scalfac_exdiff};
+}
 
 }  // namespace icondiff

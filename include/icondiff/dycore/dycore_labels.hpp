@@ -4,6 +4,7 @@
 // tests name kernels the same way.
 #pragma once
 
+#include <icondiff/stencils/compute_advection_in_horizontal_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
@@ -29,5 +30,7 @@ inline const std::string solver_corrector =
 /// Velocity advection.
 inline const std::string diagnostics_from_normal_wind =
     prefix + stencils::ComputeDiagnosticsFromNormalWind<Kokkos::HostSpace>::name;
+inline const std::string advection_in_horizontal_momentum =
+    prefix + stencils::ComputeAdvectionInHorizontalMomentum<Kokkos::HostSpace>::name;
 
 }  // namespace icondiff::dycore_labels

@@ -38,7 +38,9 @@ namespace icondiff {
   ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
   ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
   ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
-  ICONDIFF_STATIC_wgtfacq_e(FIELD)
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)                                                                 \
+  ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
@@ -51,12 +53,15 @@ namespace icondiff {
   ICONDIFF_STATIC_geofac_div(FIELD)                                                                \
   ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
   ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
-  ICONDIFF_STATIC_c_intp(FIELD)
+  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
+  ICONDIFF_STATIC_geofac_rot(FIELD)
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
   ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
   ICONDIFF_STATIC_tangent_orientation(FIELD)                                                       \
+  ICONDIFF_STATIC_edge_areas(FIELD)                                                                \
+  ICONDIFF_STATIC_coriolis_frequency(FIELD)                                                        \
   ICONDIFF_STATIC_primal_normal_cell_x(FIELD)                                                      \
   ICONDIFF_STATIC_primal_normal_cell_y(FIELD)                                                      \
   ICONDIFF_STATIC_dual_normal_cell_x(FIELD)                                                        \
@@ -118,6 +123,19 @@ namespace icondiff {
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
   ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
   ICONDIFF_STATIC_tangent_orientation(FIELD)
+
+/// Velocity advection's compute_advection_in_horizontal_momentum.
+#define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS(FIELD)                                   \
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_geofac_rot(FIELD)                                                                \
+  ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
+  ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
+  ICONDIFF_STATIC_edge_areas(FIELD)                                                                \
+  ICONDIFF_STATIC_tangent_orientation(FIELD)                                                       \
+  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
+  ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
+  ICONDIFF_STATIC_coriolis_frequency(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -286,6 +304,21 @@ namespace icondiff {
   FIELD(vn, wp, Edge, None, Full, Required, "m s-1", "normal wind", "p_nh%prog(nnow)%vn", "")      \
   FIELD(w, wp, Cell, None, Half, Required, "m s-1", "vertical wind", "p_nh%prog(nnow)%w", "")
 
+/// compute_advection_in_horizontal_momentum (velocity advection): the output, then the inputs.
+#define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_FIELDS(FIELD)                                    \
+  FIELD(normal_wind_advective_tendency, vp, Edge, None, Full, Required, "m s-2",                   \
+        "advective tendency of vn (output; ICON4Py passes its predictor or corrector slot)",       \
+        "p_nh%diag%ddt_vn_apc_pc", "")                                                             \
+  FIELD(vn, wp, Edge, None, Full, Required, "m s-1", "normal wind", "p_nh%prog(nnow)%vn", "")      \
+  FIELD(horizontal_kinetic_energy_at_edges_on_model_levels, vp, Edge, None, Full, Required,        \
+        "m2 s-2", "horizontal kinetic energy at edges", "z_kin_hor_e", "")                        \
+  FIELD(tangential_wind, vp, Edge, None, Full, Required, "m s-1", "tangential wind",               \
+        "p_nh%diag%vt", "")                                                                        \
+  FIELD(contravariant_corrected_w_at_cells_on_model_levels, vp, Cell, None, Full, Required,        \
+        "m s-1", "contravariant vertical wind at full levels", "z_w_con_c_full", "")               \
+  FIELD(vn_on_half_levels, vp, Edge, None, Half, Required, "m s-1", "normal wind at half levels",  \
+        "p_nh%diag%vn_ie", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -359,6 +392,18 @@ namespace icondiff {
       "keep tangential_wind_on_half_levels and the horizontal advection of w (ICON's "             \
       "lvn_only: the first substep's predictor after the corrector computed them)")
 
+/// What velocity advection's programs take: VelocityAdvection._scale_factors_by_dtime of the
+/// call's dtime (velocity_advection_scale_factors(), dycore_config.hpp).
+#define ICONDIFF_VELOCITY_ADVECTION_SCALARS(ARG)                                                   \
+  ARG(cfl_w_limit, vp, 0, "0.65 / dtime: |w_con| > cfl_w_limit dz marks a CFL above 0.65")        \
+  ARG(scalfac_exdiff, double, 0, "0.05 / (dtime (0.85 - cfl_w_limit dtime))")                     \
+  ARG(dtime, double, 0, "the dynamics time step [s]")
+
+#define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_SCALARS(ARG)                                     \
+  ICONDIFF_VELOCITY_ADVECTION_SCALARS(ARG)                                                         \
+  ARG(apply_extra_diffusion_on_vn, bool, true,                                                     \
+      "extra diffusion where the vertical CFL approaches its limit (VelocityAdvection: always)")
+
 // Everything one call passes, fields then scalars: the lists the Dycore fills its kernel bodies
 // from by name (dycore/dycore_stencils.hpp).
 #define ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS(X)                                                      \
@@ -367,6 +412,9 @@ namespace icondiff {
   ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
 #define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+#define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS(X)                                     \
+  ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_FIELDS(X)                                              \
+  ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_SCALARS(X)
 #define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS(X)                                         \
   ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS(X) ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(X)
 // clang-format on
@@ -421,6 +469,13 @@ template <class MemorySpace>
 struct DiagnosticsFromNormalWindArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS)
   ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of compute_advection_in_horizontal_momentum.
+template <class MemorySpace>
+struct AdvectionInHorizontalMomentumArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_FIELDS)
+  ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 /// One call of vertically_implicit_solver_at_corrector_step.

@@ -12,6 +12,7 @@
 #include <icondiff/dycore/dycore_config.hpp>
 #include <icondiff/dycore/dycore_inputs.hpp>
 #include <icondiff/dycore/dycore_states.hpp>
+#include <icondiff/stencils/compute_advection_in_horizontal_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
@@ -20,12 +21,13 @@ namespace icondiff {
 
 /// The neighbour tables the dycore's bodies read as ICON4Py reads them, made once by the Dycore:
 /// -1 skip values replaced by the largest valid index of the row (grid/skip_values.hpp), except
-/// v2c on a global grid of one rank, where ICON4Py keeps the pentagons' -1 (its neighbour sums
-/// leave them out) and replaces them only on limited-area and decomposed grids
+/// v2c and v2e on a global grid of one rank, where ICON4Py keeps the pentagons' -1 (its neighbour
+/// sums leave them out) and replaces them only on limited-area and decomposed grids
 /// (icon4py.model.common.grid.icon._should_replace_skip_values). e2v has no missing entries.
 template <class MemorySpace>
 struct DycoreTables {
-  Kokkos::View<const index_t**, TableLayout, MemorySpace> e2c, c2e2co, e2c2eo, c2e, e2c2e, e2v, v2c;
+  Kokkos::View<const index_t**, TableLayout, MemorySpace> e2c, c2e2co, e2c2eo, c2e, e2c2e, e2v, v2c,
+      v2e;
 };
 
 // clang-format off
@@ -62,6 +64,10 @@ ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_statics,
                              ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_arguments,
                              ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_statics,
+                             ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_arguments,
+                             ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS)
 }  // namespace fill
 
 /// compute_rho_theta_pgrad_and_update_vn.
@@ -177,6 +183,26 @@ stencils::ComputeDiagnosticsFromNormalWind<M> compute_diagnostics_from_normal_wi
   body.v2c = tables.v2c;
   body.nflatlev = in.nflatlev;
   body.vertical_end = vertical_end;
+  return body;
+}
+
+/// compute_advection_in_horizontal_momentum over levels [.., vertical_end) (the extra diffusion's
+/// band ends at vertical_end - 4).
+template <class M>
+stencils::ComputeAdvectionInHorizontalMomentum<M> compute_advection_in_horizontal_momentum(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInHorizontalMomentumArguments<M>& args, const index_t vertical_end) {
+  stencils::ComputeAdvectionInHorizontalMomentum<M> body;
+  fill::advection_in_horizontal_momentum_statics(body, in.metric, in.interpolation, in.edges);
+  fill::advection_in_horizontal_momentum_arguments(body, args);
+  body.e2c = tables.e2c;
+  body.c2e = tables.c2e;
+  body.e2v = tables.e2v;
+  body.e2c2eo = tables.e2c2eo;
+  body.v2e = tables.v2e;
+  const index_t damping = in.end_index_of_damping_layer;
+  body.extra_diffusion_start = damping - 2 > 2 ? damping - 2 : 2;  // maximum(2, damping - 2)
+  body.extra_diffusion_end = vertical_end - 4;
   return body;
 }
 

@@ -37,6 +37,9 @@ struct EdgeGeometry {
   std::vector<double> vertex_vertex_length;
   std::vector<double> inverse_vertex_vertex_length;  ///< (E) its inverse; 0 where it is 0
   std::vector<double> edge_area;  ///< (E) edge_length * dual_edge_length (ICON area_edge)
+  /// (E) the Coriolis parameter 2 Ω sin(edge latitude) [s-1] (ICON f_e, ICON4Py
+  /// coriolis_parameter_on_edges: (2.0 * Ω) * sin(lat) in that order); empty without latitudes.
+  std::vector<double> coriolis_frequency;
 };
 
 /// Computes the derived edge geometry of a grid that has coordinates, lengths and orientations

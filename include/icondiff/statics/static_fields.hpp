@@ -246,6 +246,10 @@ namespace icondiff {
 #define ICONDIFF_STATIC_edge_areas(FIELD)                                                          \
   FIELD(edge_areas, wp, Edge, None, None, Required, "m2", "area of the edge diamond",              \
         "p_patch%edges%area_edge", "EdgeParams.edge_areas")
+#define ICONDIFF_STATIC_coriolis_frequency(FIELD)                                                  \
+  FIELD(coriolis_frequency, wp, Edge, None, None, Required, "s-1",                                 \
+        "Coriolis parameter 2 Omega sin(latitude) at the edge midpoint", "p_patch%edges%f_e",      \
+        "EdgeParams.coriolis_frequency")
 #define ICONDIFF_STATIC_primal_normal_vert_x(FIELD)                                                \
   FIELD(primal_normal_vert_x, wp, Edge, E2C2V, None, Required, "1",                                \
         "primal normal at the diamond vertices, eastward component",                               \
@@ -347,6 +351,7 @@ namespace icondiff {
   ICONDIFF_STATIC_inverse_vertex_vertex_lengths(FIELD)                                             \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
   ICONDIFF_STATIC_edge_areas(FIELD)                                                                \
+  ICONDIFF_STATIC_coriolis_frequency(FIELD)                                                        \
   ICONDIFF_STATIC_primal_normal_vert_x(FIELD)                                                      \
   ICONDIFF_STATIC_primal_normal_vert_y(FIELD)                                                      \
   ICONDIFF_STATIC_dual_normal_vert_x(FIELD)                                                        \
