@@ -41,6 +41,8 @@ struct Setup {
   icondiff::SolverCorrectorArguments<M> corrector;
   icondiff::DiagnosticsFromNormalWindArguments<M> diagnostics_from_vn;
   icondiff::AdvectionInHorizontalMomentumArguments<M> horizontal_momentum;
+  icondiff::AdvectionInPredictorVerticalMomentumArguments<M> vertical_momentum_predictor;
+  icondiff::AdvectionInCorrectorVerticalMomentumArguments<M> vertical_momentum_corrector;
   icondiff::DycoreCallFlags flags;
 };
 
@@ -112,6 +114,20 @@ Setup& setup() {
   const auto factors = icondiff::velocity_advection_scale_factors(10.0);
   s->horizontal_momentum.cfl_w_limit = factors.cfl_w_limit;
   s->horizontal_momentum.scalfac_exdiff = factors.scalfac_exdiff;
+  s->vertical_momentum_predictor =
+      icondiff::test::random_state<icondiff::AdvectionInPredictorVerticalMomentumArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->vertical_momentum_corrector =
+      icondiff::test::random_state<icondiff::AdvectionInCorrectorVerticalMomentumArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  for (auto* call : {&s->vertical_momentum_predictor.dtime, &s->vertical_momentum_corrector.dtime})
+    *call = 10.0;
+  s->vertical_momentum_predictor.cfl_w_limit = factors.cfl_w_limit;
+  s->vertical_momentum_predictor.scalfac_exdiff = factors.scalfac_exdiff;
+  s->vertical_momentum_corrector.cfl_w_limit = factors.cfl_w_limit;
+  s->vertical_momentum_corrector.scalfac_exdiff = factors.scalfac_exdiff;
   s->flags.at_first_substep = true;  // the predictor's exner increment
   s->flags.lprep_adv = true;
   std::printf("grid %s: %d cells, %d edges, %d levels\n", source.c_str(), s->grid.num_cells,
@@ -241,6 +257,29 @@ void bench_horizontal_momentum(benchmark::State& state) {
       point_levels(s.dycore->advection_in_horizontal_momentum_domain()));
 }
 
+/// Velocity advection's vertical-momentum steps (the predictor not skipped).
+void bench_vertical_momentum(benchmark::State& state, const bool corrector) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
+  Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, s.flags);
+  const std::string& label =
+      corrector ? icondiff::dycore_labels::advection_in_corrector_vertical_momentum
+                : icondiff::dycore_labels::advection_in_predictor_vertical_momentum;
+  bench_program(
+      state,
+      label.substr(icondiff::dycore_labels::prefix.size()) + " " + icondiff::to_string(schedule),
+      [&] {
+        if (corrector)
+          dycore.compute_advection_in_corrector_vertical_momentum(Space(),
+                                                                  s.vertical_momentum_corrector);
+        else
+          dycore.compute_advection_in_predictor_vertical_momentum(Space(),
+                                                                  s.vertical_momentum_predictor);
+      },
+      bytes.at(label), point_levels(s.dycore->advection_in_vertical_momentum_domain()));
+}
+
 // The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
 // label names it).
 BENCHMARK(bench_rho_theta_pgrad)
@@ -259,6 +298,16 @@ BENCHMARK(bench_diagnostics_from_normal_wind)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(bench_horizontal_momentum)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_vertical_momentum, predictor, false)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bench_vertical_momentum, corrector, true)
     ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
     ->ArgName("schedule")
     ->UseRealTime()

@@ -239,6 +239,151 @@ TEST(TEST_CATEGORY, DycoreComputeAdvectionInHorizontalMomentumMatchesReference) 
   }
 }
 
+// ---- compute_advection_in_predictor/corrector_vertical_momentum ---------------------------------
+
+std::vector<bool> as_bools(const std::vector<double>& values) {
+  std::vector<bool> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i] != 0;
+  return out;
+}
+
+/// The reference's arguments both steps share, filled from the statics and the call.
+template <class Ref, class Call>
+void vertical_momentum_common(Ref& r, const HostArrays& s, const HostArrays& a, const Call& call,
+                              const DycoreInputs<M>& in, const ProgramDomain& domain) {
+  r.vertical_wind_advective_tendency = a.at("vertical_wind_advective_tendency").field();
+  r.contravariant_corrected_w_at_cells_on_model_levels =
+      a.at("contravariant_corrected_w_at_cells_on_model_levels").field();
+  r.vertical_cfl = a.at("vertical_cfl").field();
+  r.w = a.at("w").field();
+  r.coeff1_dwdz = s.at("coeff1_dwdz").field();
+  r.coeff2_dwdz = s.at("coeff2_dwdz").field();
+  r.e_bln_c_s = s.at("e_bln_c_s").table();
+  r.ddqz_z_half = s.at("ddqz_z_half").field();
+  r.area = s.at("cell_area").vector();
+  r.geofac_n2s = s.at("geofac_n2s").table();
+  r.owner_mask = as_bools(s.at("c_owner_mask").vector());
+  r.scalfac_exdiff = call.scalfac_exdiff;
+  r.cfl_w_limit = call.cfl_w_limit;
+  r.dtime = call.dtime;
+  r.end_index_of_damping_layer = in.end_index_of_damping_layer;
+  r.horizontal_start = domain.horizontal.start;
+  r.horizontal_end = domain.horizontal.end;
+  r.vertical_start = domain.vertical_start;
+  r.vertical_end = domain.vertical_end;
+}
+
+TEST(TEST_CATEGORY, DycoreComputeAdvectionInVerticalMomentumMatchesReference) {
+  for (auto& g : test::dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    test::RandomSource static_rng(test::dycore_seed("vertical momentum statics " + g.name));
+    HostArrays statics;
+    const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
+    // predictor, predictor with the vertical advection skipped, corrector
+    for (const int step : {0, 1, 2})
+      for (const bool subdomain : {false, true})
+        for (const LoopSchedule schedule : all_loop_schedules) {
+          const bool corrector = step == 2, skip = step == 1;
+          const std::string name = g.name + (corrector ? " corrector" : " predictor") +
+                                   (skip ? " skip" : "") + (subdomain ? " subdomain" : "");
+          SCOPED_TRACE(name + " " + to_string(schedule));
+          test::RandomSource rng(test::dycore_seed("vertical momentum " + name));
+          DycoreOptions<Space> options;
+          options.schedule = schedule;
+          Dycore<Space> dycore(DycoreConfig{}, in, options);
+          ProgramDomain domain = dycore.advection_in_vertical_momentum_domain();
+          if (subdomain) domain = random_subdomain(domain, rng);
+          // A long step, so that w_con reaches the CFL limits of the random layer thicknesses:
+          // both the clipping (CFL > 0.65) and the clamp (CFL > 0.85) are hit.
+          const double dtime = 300.0 + rng.uniform(0, 100);
+          const VelocityAdvectionScaleFactors factors = velocity_advection_scale_factors(dtime);
+          std::vector<std::string> outputs = {"contravariant_corrected_w_at_cells_on_model_levels",
+                                              "vertical_cfl"};
+          if (!corrector) outputs.push_back("contravariant_correction_at_cells_on_half_levels");
+          HostArrays call_host;
+          const auto filler = test::dycore_call_filler(rng, outputs);
+          HostArray kernel_cfl;
+          const auto check = [&](const char* what, const auto& kernel, const auto& reference,
+                                 int k0) {
+            test::expect_dycore_output(what, test::to_host_array(kernel).field(), reference,
+                                       call_host.at(what).field(), [&](index_t c, int k) {
+                                         return domain.horizontal.contains(c) && k >= k0 &&
+                                                k < domain.vertical_end;
+                                       });
+          };
+          const int k0 = domain.vertical_start;
+          const int tendency_start = skip ? domain.vertical_end : std::max(1, k0);
+          if (corrector) {
+            auto call = test::random_state<AdvectionInCorrectorVerticalMomentumArguments, M>(
+                in.sizes(), filler, call_host, "icondiff::test::");
+            call.dtime = dtime;
+            call.cfl_w_limit = factors.cfl_w_limit;
+            call.scalfac_exdiff = factors.scalfac_exdiff;
+            reference::ComputeAdvectionInCorrectorVerticalMomentumArgs ref;
+            vertical_momentum_common(ref, statics, call_host, call, in, domain);
+            ref.tangential_wind_on_half_levels =
+                call_host.at("tangential_wind_on_half_levels").field();
+            ref.vn_on_half_levels = call_host.at("vn_on_half_levels").field();
+            ref.contravariant_correction_at_cells_on_half_levels =
+                call_host.at("contravariant_correction_at_cells_on_half_levels").field();
+            ref.c_intp = statics.at("c_intp").table();
+            ref.inv_dual_edge_length = statics.at("inverse_dual_edge_lengths").vector();
+            ref.inv_primal_edge_length = statics.at("inverse_primal_edge_lengths").vector();
+            ref.tangent_orientation = statics.at("tangent_orientation").vector();
+            reference::compute_advection_in_corrector_vertical_momentum(g.grid, ref);
+            dycore.compute_advection_in_corrector_vertical_momentum(Space(), call, &domain);
+            compat::fence(Space(), "test");
+            check("vertical_wind_advective_tendency", call.vertical_wind_advective_tendency,
+                  ref.vertical_wind_advective_tendency, tendency_start);
+            check("contravariant_corrected_w_at_cells_on_model_levels",
+                  call.contravariant_corrected_w_at_cells_on_model_levels,
+                  ref.contravariant_corrected_w_at_cells_on_model_levels, k0);
+            check("vertical_cfl", call.vertical_cfl, ref.vertical_cfl, k0);
+            kernel_cfl = test::to_host_array(call.vertical_cfl);
+          } else {
+            auto call = test::random_state<AdvectionInPredictorVerticalMomentumArguments, M>(
+                in.sizes(), filler, call_host, "icondiff::test::");
+            call.dtime = dtime;
+            call.cfl_w_limit = factors.cfl_w_limit;
+            call.scalfac_exdiff = factors.scalfac_exdiff;
+            call.skip_compute_predictor_vertical_advection = skip;
+            reference::ComputeAdvectionInPredictorVerticalMomentumArgs ref;
+            vertical_momentum_common(ref, statics, call_host, call, in, domain);
+            ref.contravariant_correction_at_cells_on_half_levels =
+                call_host.at("contravariant_correction_at_cells_on_half_levels").field();
+            ref.horizontal_advection_of_w_at_edges_on_half_levels =
+                call_host.at("horizontal_advection_of_w_at_edges_on_half_levels").field();
+            ref.contravariant_correction_at_edges_on_model_levels =
+                call_host.at("contravariant_correction_at_edges_on_model_levels").field();
+            ref.wgtfac_c = statics.at("wgtfac_c").field();
+            ref.skip_compute_predictor_vertical_advection = skip;
+            ref.nflatlev = in.nflatlev;
+            reference::compute_advection_in_predictor_vertical_momentum(g.grid, ref);
+            dycore.compute_advection_in_predictor_vertical_momentum(Space(), call, &domain);
+            compat::fence(Space(), "test");
+            check("contravariant_correction_at_cells_on_half_levels",
+                  call.contravariant_correction_at_cells_on_half_levels,
+                  ref.contravariant_correction_at_cells_on_half_levels, k0);
+            check("vertical_wind_advective_tendency", call.vertical_wind_advective_tendency,
+                  ref.vertical_wind_advective_tendency, tendency_start);
+            check("contravariant_corrected_w_at_cells_on_model_levels",
+                  call.contravariant_corrected_w_at_cells_on_model_levels,
+                  ref.contravariant_corrected_w_at_cells_on_model_levels, k0);
+            check("vertical_cfl", call.vertical_cfl, ref.vertical_cfl, k0);
+            kernel_cfl = test::to_host_array(call.vertical_cfl);
+          }
+          // Both branches of the clipping were taken (else the comparison proves little).
+          std::size_t clipped = 0, clamped = 0;
+          for (const double cfl : kernel_cfl.values) {
+            clipped += cfl != 0 && !std::isnan(cfl);
+            clamped += std::abs(cfl) > 0.85;
+          }
+          EXPECT_GT(clipped, 0u) << "no CFL clipping";
+          EXPECT_GT(clamped, 0u) << "no CFL beyond 0.85";
+        }
+  }
+}
+
 TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindRefusesBadCalls) {
   auto grids = test::dycore_grids();
   const auto& g = grids.front();

@@ -38,6 +38,7 @@ void check_dycore_inputs(const DycoreInputs<MemorySpace>& in) {
   check_state_extents(in.metric, sizes, "dycore: metric");
   check_state_extents(in.interpolation, sizes, "dycore: interpolation");
   check_state_extents(in.edges, sizes, "dycore: edge");
+  check_state_extents(in.cells, sizes, "dycore: cell");
   if (in.metric.scaling_factor_for_3d_divdamp.extent(0) != static_cast<std::size_t>(in.nlev))
     throw InvalidArgument("dycore: metric scaling_factor_for_3d_divdamp has extents (" +
                           std::to_string(in.metric.scaling_factor_for_3d_divdamp.extent(0)) +

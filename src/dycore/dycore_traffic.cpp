@@ -84,6 +84,22 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   b[L::advection_in_horizontal_momentum] =
       eh * K * V + E * K * W + E * K * V + eh * K * 3 * V + eh * V + C * K * V +
       eh * (2 * V + 7 * W + 4 * W + 9 * I) + C * (3 * W + 3 * I) + NV * (6 * W + 6 * I);
+
+  // The vertical-momentum steps over their cells: w read (half levels) and the three outputs
+  // written (the tendency on half levels 1..nlev-1); coeff1/coeff2_dwdz and ddqz_z_half read;
+  // per cell 3 e_bln_c_s, 4 geofac_n2s, the area, the owner mask and C2E/C2E2CO. The predictor
+  // also writes the correction at cells (reading wgtfac_c), reading the edge correction from
+  // nflatlev on and the edge advection of w; the corrector reads the cell correction, vn_ie,
+  // vt_ie, and w at the vertices through 6 c_intp and V2C per vertex, 3 edge scalars and E2C/E2V.
+  const double nvm = dycore.advection_in_vertical_momentum_domain().horizontal.size();
+  const double vertical_common = nvm * KH * W + nvm * K * (2 * V + 1 * V) + nvm * K * 3 * V +
+                                 nvm * K * V + nvm * (3 * W + 4 * W + W + O + 7 * I);
+  b[L::advection_in_predictor_vertical_momentum] =
+      vertical_common + nvm * K * 2 * V + E * (K - in.nflatlev) * V +
+      (flags.skip_compute_predictor_vertical_advection ? 0.0 : E * K * V);
+  b[L::advection_in_corrector_vertical_momentum] = vertical_common + nvm * K * V + E * K * 2 * V +
+                                                   E * V + NV * (6 * W + 6 * I) +
+                                                   E * (3 * W + 4 * I);
   return b;
 }
 

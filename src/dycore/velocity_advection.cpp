@@ -81,14 +81,68 @@ void Dycore<ExecSpace>::compute_advection_in_horizontal_momentum(
                                       inputs_, tables_, args, domain.vertical_end));
 }
 
-#define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                                   \
-  template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const;     \
-  template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                     \
-      const SPACE&, const DiagnosticsFromNormalWindArguments<SPACE::memory_space>&,      \
-      const ProgramDomain*);                                                             \
-  template ProgramDomain Dycore<SPACE>::advection_in_horizontal_momentum_domain() const; \
-  template void Dycore<SPACE>::compute_advection_in_horizontal_momentum(                 \
-      const SPACE&, const AdvectionInHorizontalMomentumArguments<SPACE::memory_space>&,  \
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::advection_in_vertical_momentum_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::LateralBoundary4).start,
+                     g.range(Location::Cell, Zone::Halo).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+template <class Arguments, class MakeBody>
+void Dycore<ExecSpace>::run_vertical_momentum(const ExecSpace& space, const Arguments& args,
+                                              const ProgramDomain* domain_override,
+                                              const std::string& program, const std::string& label,
+                                              const MakeBody& make_body) {
+  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff, program);
+  const ProgramDomain domain =
+      domain_override ? *domain_override : advection_in_vertical_momentum_domain();
+  check_domain(domain, inputs_.grid.num_cells, inputs_.nlev, program);
+  runner_.on(space).points_levels(label, domain.horizontal, domain.vertical_start,
+                                  domain.vertical_end, make_body(domain.vertical_end));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_advection_in_predictor_vertical_momentum(
+    const ExecSpace& space, const AdvectionInPredictorVerticalMomentumArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  run_vertical_momentum(
+      space, args, domain_override, "compute_advection_in_predictor_vertical_momentum",
+      dycore_labels::advection_in_predictor_vertical_momentum, [&](const index_t vertical_end) {
+        return dycore_stencils::compute_advection_in_predictor_vertical_momentum(
+            inputs_, tables_, args, vertical_end);
+      });
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_advection_in_corrector_vertical_momentum(
+    const ExecSpace& space, const AdvectionInCorrectorVerticalMomentumArguments<memory_space>& args,
+    const ProgramDomain* domain_override) {
+  run_vertical_momentum(
+      space, args, domain_override, "compute_advection_in_corrector_vertical_momentum",
+      dycore_labels::advection_in_corrector_vertical_momentum, [&](const index_t vertical_end) {
+        return dycore_stencils::compute_advection_in_corrector_vertical_momentum(
+            inputs_, tables_, args, vertical_end);
+      });
+}
+
+#define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                                         \
+  template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const;           \
+  template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                           \
+      const SPACE&, const DiagnosticsFromNormalWindArguments<SPACE::memory_space>&,            \
+      const ProgramDomain*);                                                                   \
+  template ProgramDomain Dycore<SPACE>::advection_in_horizontal_momentum_domain() const;       \
+  template void Dycore<SPACE>::compute_advection_in_horizontal_momentum(                       \
+      const SPACE&, const AdvectionInHorizontalMomentumArguments<SPACE::memory_space>&,        \
+      const ProgramDomain*);                                                                   \
+  template ProgramDomain Dycore<SPACE>::advection_in_vertical_momentum_domain() const;         \
+  template void Dycore<SPACE>::compute_advection_in_predictor_vertical_momentum(               \
+      const SPACE&, const AdvectionInPredictorVerticalMomentumArguments<SPACE::memory_space>&, \
+      const ProgramDomain*);                                                                   \
+  template void Dycore<SPACE>::compute_advection_in_corrector_vertical_momentum(               \
+      const SPACE&, const AdvectionInCorrectorVerticalMomentumArguments<SPACE::memory_space>&, \
       const ProgramDomain*);
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION)
 

@@ -31,9 +31,11 @@ const std::set<std::string>& diffusion_fields() {
   return names;
 }
 const std::set<std::string>& dycore_fields() {
-  static const std::set<std::string> names = {ICONDIFF_DYCORE_METRIC_FIELDS(
-      ICONDIFF_FIELD_NAME) ICONDIFF_DYCORE_INTERPOLATION_FIELDS(ICONDIFF_FIELD_NAME)
-                                                  ICONDIFF_DYCORE_EDGE_FIELDS(ICONDIFF_FIELD_NAME)};
+  static const std::set<std::string> names = {
+      ICONDIFF_DYCORE_METRIC_FIELDS(ICONDIFF_FIELD_NAME)
+          ICONDIFF_DYCORE_INTERPOLATION_FIELDS(ICONDIFF_FIELD_NAME)
+              ICONDIFF_DYCORE_EDGE_FIELDS(ICONDIFF_FIELD_NAME)
+                  ICONDIFF_DYCORE_CELL_FIELDS(ICONDIFF_FIELD_NAME)};
   return names;
 }
 const std::set<std::string>& solve_nh_fields() {
@@ -59,6 +61,10 @@ const std::vector<ProgramStatics>& program_statics() {
        {ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(ICONDIFF_FIELD_NAME)}},
       {"compute_advection_in_horizontal_momentum",
        {ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_advection_in_predictor_vertical_momentum",
+       {ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_advection_in_corrector_vertical_momentum",
+       {ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS(ICONDIFF_FIELD_NAME)}},
   };
   return programs;
 }
@@ -280,6 +286,7 @@ DycoreInputs<M> make_dycore_inputs(const DycoreVerticalIndices& indices,
   d.metric.scaling_factor_for_3d_divdamp = statics.scaling_factor_for_3d_divdamp;
   d.interpolation.share_from(statics);
   d.edges.share_from(statics);
+  d.cells.share_from(statics);
   return d;
 }
 

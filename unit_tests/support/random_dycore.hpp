@@ -79,6 +79,8 @@ DycoreInputs<M> random_dycore_inputs(const DeviceGrid<M>& grid, int nlev, Random
     if (name == "vertoffset_gradp") return rng.integer(0, std::min(2, nlev - 1 - k));
     // The hydrostatic correction applies only where pg_exdist != 0: half of the points.
     if (name == "pg_exdist") return rng.uniform() < 0 ? 0.0 : rng.uniform();
+    // Three quarters of the cells owned: the extra diffusion of w applies on owned cells only.
+    if (name == "c_owner_mask") return rng.uniform() < -0.5 ? 0.0 : 1.0;
     return dycore_value(name, rng);
   };
   const FieldSizes sizes = in.sizes();
@@ -88,6 +90,7 @@ DycoreInputs<M> random_dycore_inputs(const DeviceGrid<M>& grid, int nlev, Random
   in.interpolation =
       random_state<DycoreInterpolationState, M>(sizes, fill, host, "icondiff::test::");
   in.edges = random_state<DycoreEdgeParams, M>(sizes, fill, host, "icondiff::test::");
+  in.cells = random_state<DycoreCellParams, M>(sizes, fill, host, "icondiff::test::");
   return in;
 }
 

@@ -10,6 +10,9 @@
 // and of velocity advection (ICON4Py's VelocityAdvection, src/dycore/velocity_advection.cpp):
 //   compute_diagnostics_from_normal_wind     (vt, kinetic energy, vn/vt at half levels, the
 //                                             contravariant correction, horizontal advection of w)
+//   compute_advection_in_predictor_vertical_momentum, compute_advection_in_corrector_vertical_
+//   momentum                                 (w_con and its CFL clipping, the advective tendency
+//                                             of w)
 //   compute_advection_in_horizontal_momentum (the advective tendency of vn, extra diffusion near
 //                                             the vertical CFL limit)
 // Kernels are labelled icondiff::dycore::<ICON4Py program> (dycore_labels.hpp), their bodies built
@@ -81,6 +84,9 @@ class Dycore {
   /// Velocity advection's tendency of vn: edges [start of NUDGING_LEVEL_2, end of LOCAL) x
   /// [0, nlev).
   ProgramDomain advection_in_horizontal_momentum_domain() const;
+  /// Velocity advection's vertical-momentum programs (both steps): cells [start of
+  /// LATERAL_BOUNDARY_LEVEL_4, end of HALO) x [0, nlev).
+  ProgramDomain advection_in_vertical_momentum_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -131,6 +137,16 @@ class Dycore {
     compute_diagnostics_from_normal_wind(options_.space, args);
   }
 
+  /// Over advection_in_vertical_momentum_domain() unless `domain` is given (its vertical_end is
+  /// ICON4Py's nlev: the CFL band ends 3 levels above it).
+  void compute_advection_in_predictor_vertical_momentum(
+      const ExecSpace& space,
+      const AdvectionInPredictorVerticalMomentumArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void compute_advection_in_corrector_vertical_momentum(
+      const ExecSpace& space,
+      const AdvectionInCorrectorVerticalMomentumArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
   /// Over advection_in_horizontal_momentum_domain() unless `domain` is given (its vertical_end is
   /// ICON4Py's nlev: the extra diffusion stops 4 levels above it).
   void compute_advection_in_horizontal_momentum(
@@ -147,6 +163,11 @@ class Dycore {
   KernelRunner<ExecSpace>& runner() { return runner_; }
 
  private:
+  /// The checks and the launch both vertical-momentum steps share (velocity_advection.cpp).
+  template <class Arguments, class MakeBody>
+  void run_vertical_momentum(const ExecSpace& space, const Arguments& args,
+                             const ProgramDomain* domain, const std::string& program,
+                             const std::string& label, const MakeBody& make_body);
   void check_domain(const ProgramDomain& domain, index_t points, int levels,
                     const std::string& program) const;
   void check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile, const char* name,

@@ -36,6 +36,7 @@ struct DycoreInputs {
   DycoreMetricState<MemorySpace> metric;
   DycoreInterpolationState<MemorySpace> interpolation;
   DycoreEdgeParams<MemorySpace> edges;
+  DycoreCellParams<MemorySpace> cells;
 
   FieldSizes sizes() const { return grid.sizes(static_cast<std::size_t>(nlev)); }
 };

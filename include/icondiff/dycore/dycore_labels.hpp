@@ -5,6 +5,7 @@
 #pragma once
 
 #include <icondiff/stencils/compute_advection_in_horizontal_momentum.hpp>
+#include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
@@ -30,6 +31,10 @@ inline const std::string solver_corrector =
 /// Velocity advection.
 inline const std::string diagnostics_from_normal_wind =
     prefix + stencils::ComputeDiagnosticsFromNormalWind<Kokkos::HostSpace>::name;
+inline const std::string advection_in_predictor_vertical_momentum =
+    prefix + stencils::ComputeAdvectionInVerticalMomentum<Kokkos::HostSpace>::predictor_name;
+inline const std::string advection_in_corrector_vertical_momentum =
+    prefix + stencils::ComputeAdvectionInVerticalMomentum<Kokkos::HostSpace>::corrector_name;
 inline const std::string advection_in_horizontal_momentum =
     prefix + stencils::ComputeAdvectionInHorizontalMomentum<Kokkos::HostSpace>::name;
 

@@ -40,7 +40,9 @@ namespace icondiff {
   ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
   ICONDIFF_STATIC_wgtfacq_e(FIELD)                                                                 \
   ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
-  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
+  ICONDIFF_STATIC_coeff1_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_coeff2_dwdz(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
@@ -54,7 +56,8 @@ namespace icondiff {
   ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
   ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
   ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
-  ICONDIFF_STATIC_geofac_rot(FIELD)
+  ICONDIFF_STATIC_geofac_rot(FIELD)                                                                \
+  ICONDIFF_STATIC_geofac_n2s(FIELD)
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
@@ -66,6 +69,10 @@ namespace icondiff {
   ICONDIFF_STATIC_primal_normal_cell_y(FIELD)                                                      \
   ICONDIFF_STATIC_dual_normal_cell_x(FIELD)                                                        \
   ICONDIFF_STATIC_dual_normal_cell_y(FIELD)
+
+#define ICONDIFF_DYCORE_CELL_FIELDS(FIELD)                                                         \
+  ICONDIFF_STATIC_cell_area(FIELD)                                                                 \
+  ICONDIFF_STATIC_c_owner_mask(FIELD)
 
 // Which static fields each program reads (for the "used by" column of static_field_users(),
 // docs/dev/statics.md), and every static array of ICON4Py 0.2.0's solve_nh_init: the statics of
@@ -136,6 +143,25 @@ namespace icondiff {
   ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
   ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
   ICONDIFF_STATIC_coriolis_frequency(FIELD)
+
+/// Velocity advection's compute_advection_in_predictor/corrector_vertical_momentum.
+#define ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)                              \
+  ICONDIFF_STATIC_coeff1_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_coeff2_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_cell_area(FIELD)                                                                 \
+  ICONDIFF_STATIC_geofac_n2s(FIELD)                                                                \
+  ICONDIFF_STATIC_c_owner_mask(FIELD)
+#define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_STATICS(FIELD)                           \
+  ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)                                    \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)
+#define ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS(FIELD)                           \
+  ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)                                    \
+  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
+  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
+  ICONDIFF_STATIC_tangent_orientation(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -319,6 +345,40 @@ namespace icondiff {
   FIELD(vn_on_half_levels, vp, Edge, None, Half, Required, "m s-1", "normal wind at half levels",  \
         "p_nh%diag%vn_ie", "")
 
+/// compute_advection_in_predictor_vertical_momentum (velocity advection): outputs, then inputs.
+#define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_FIELDS(FIELD)                            \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w at cells (output on levels 0..nlev-1)",                     \
+        "p_nh%diag%w_concorr_c", "")                                                               \
+  ICONDIFF_VERTICAL_MOMENTUM_OUTPUT_FIELDS(FIELD)                                                  \
+  FIELD(w, wp, Cell, None, Half, Required, "m s-1", "vertical wind", "p_nh%prog(nnow)%w", "")      \
+  FIELD(horizontal_advection_of_w_at_edges_on_half_levels, vp, Edge, None, Full, Required,         \
+        "m s-2", "vn dw/dn + vt dw/dt at edges", "z_v_grad_w", "")                                 \
+  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
+        "m s-1", "contravariant correction at edges", "z_w_concorr_me", "")
+
+/// compute_advection_in_corrector_vertical_momentum (velocity advection): outputs, then inputs.
+#define ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_FIELDS(FIELD)                            \
+  ICONDIFF_VERTICAL_MOMENTUM_OUTPUT_FIELDS(FIELD)                                                  \
+  FIELD(w, wp, Cell, None, Half, Required, "m s-1", "vertical wind", "p_nh%prog(nnow)%w", "")      \
+  FIELD(tangential_wind_on_half_levels, vp, Edge, None, Full, Required, "m s-1",                   \
+        "tangential wind at half levels", "z_vt_ie", "")                                           \
+  FIELD(vn_on_half_levels, vp, Edge, None, Half, Required, "m s-1", "normal wind at half levels",  \
+        "p_nh%diag%vn_ie", "")                                                                     \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w at cells", "p_nh%diag%w_concorr_c", "")
+
+/// What both vertical-momentum steps write.
+#define ICONDIFF_VERTICAL_MOMENTUM_OUTPUT_FIELDS(FIELD)                                            \
+  FIELD(vertical_wind_advective_tendency, vp, Cell, None, Half, Required, "m s-2",                 \
+        "advective tendency of w (output on levels 1..nlev-1; the predictor's unless skipped)",   \
+        "p_nh%diag%ddt_w_adv_pc", "")                                                              \
+  FIELD(contravariant_corrected_w_at_cells_on_model_levels, vp, Cell, None, Full, Required,        \
+        "m s-1", "contravariant vertical wind at full levels (output)", "z_w_con_c_full", "")      \
+  FIELD(vertical_cfl, vp, Cell, None, Full, Required, "1",                                         \
+        "vertical CFL number where it exceeds 0.65 in the clipping band, else 0 (output)",         \
+        "vcfl", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -399,6 +459,12 @@ namespace icondiff {
   ARG(scalfac_exdiff, double, 0, "0.05 / (dtime (0.85 - cfl_w_limit dtime))")                     \
   ARG(dtime, double, 0, "the dynamics time step [s]")
 
+#define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_SCALARS(ARG)                            \
+  ICONDIFF_VELOCITY_ADVECTION_SCALARS(ARG)                                                         \
+  ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ARG)
+#define ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_SCALARS(ARG)                            \
+  ICONDIFF_VELOCITY_ADVECTION_SCALARS(ARG)
+
 #define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_SCALARS(ARG)                                     \
   ICONDIFF_VELOCITY_ADVECTION_SCALARS(ARG)                                                         \
   ARG(apply_extra_diffusion_on_vn, bool, true,                                                     \
@@ -412,6 +478,12 @@ namespace icondiff {
   ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
 #define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+#define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS(X)                            \
+  ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_FIELDS(X)                                      \
+  ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_SCALARS(X)
+#define ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS(X)                            \
+  ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_FIELDS(X)                                      \
+  ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_SCALARS(X)
 #define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS(X)                                     \
   ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_FIELDS(X)                                              \
   ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_SCALARS(X)
@@ -443,6 +515,11 @@ struct DycoreEdgeParams {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_EDGE_FIELDS)
 };
 
+template <class MemorySpace>
+struct DycoreCellParams {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_CELL_FIELDS)
+};
+
 /// One call of compute_rho_theta_pgrad_and_update_vn.
 template <class MemorySpace>
 struct RhoThetaPgradArguments {
@@ -469,6 +546,20 @@ template <class MemorySpace>
 struct DiagnosticsFromNormalWindArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS)
   ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of compute_advection_in_predictor_vertical_momentum.
+template <class MemorySpace>
+struct AdvectionInPredictorVerticalMomentumArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_FIELDS)
+  ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of compute_advection_in_corrector_vertical_momentum.
+template <class MemorySpace>
+struct AdvectionInCorrectorVerticalMomentumArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_FIELDS)
+  ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 /// One call of compute_advection_in_horizontal_momentum.

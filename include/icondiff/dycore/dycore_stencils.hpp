@@ -13,6 +13,7 @@
 #include <icondiff/dycore/dycore_inputs.hpp>
 #include <icondiff/dycore/dycore_states.hpp>
 #include <icondiff/stencils/compute_advection_in_horizontal_momentum.hpp>
+#include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
@@ -68,6 +69,14 @@ ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_statics,
                              ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_predictor_vertical_momentum_statics,
+                             ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_predictor_vertical_momentum_arguments,
+                             ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
+                             ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
+                             ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
 }  // namespace fill
 
 /// compute_rho_theta_pgrad_and_update_vn.
@@ -203,6 +212,50 @@ stencils::ComputeAdvectionInHorizontalMomentum<M> compute_advection_in_horizonta
   const index_t damping = in.end_index_of_damping_layer;
   body.extra_diffusion_start = damping - 2 > 2 ? damping - 2 : 2;  // maximum(2, damping - 2)
   body.extra_diffusion_end = vertical_end - 4;
+  return body;
+}
+
+/// The vertical-momentum body with what both steps share (vertical_end: ICON4Py's nlev).
+template <class M>
+stencils::ComputeAdvectionInVerticalMomentum<M> advection_in_vertical_momentum(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables, const index_t vertical_end) {
+  stencils::ComputeAdvectionInVerticalMomentum<M> body;
+  body.c2e = tables.c2e;
+  body.c2e2co = tables.c2e2co;
+  body.e2c = tables.e2c;
+  body.e2v = tables.e2v;
+  body.v2c = tables.v2c;
+  body.nflatlev = in.nflatlev;
+  body.nlev = vertical_end;
+  const index_t damping = in.end_index_of_damping_layer;
+  body.cfl_band_start = damping - 2 > 2 ? damping - 2 : 2;  // maximum(2, damping - 2)
+  body.cfl_band_end = vertical_end - 3;
+  return body;
+}
+
+/// compute_advection_in_predictor_vertical_momentum.
+template <class M>
+stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_predictor_vertical_momentum(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInPredictorVerticalMomentumArguments<M>& args, const index_t vertical_end) {
+  auto body = advection_in_vertical_momentum(in, tables, vertical_end);
+  fill::advection_in_predictor_vertical_momentum_statics(body, in.metric, in.interpolation,
+                                                         in.edges, in.cells);
+  fill::advection_in_predictor_vertical_momentum_arguments(body, args);
+  body.corrector = false;
+  return body;
+}
+
+/// compute_advection_in_corrector_vertical_momentum.
+template <class M>
+stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_corrector_vertical_momentum(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInCorrectorVerticalMomentumArguments<M>& args, const index_t vertical_end) {
+  auto body = advection_in_vertical_momentum(in, tables, vertical_end);
+  fill::advection_in_corrector_vertical_momentum_statics(body, in.metric, in.interpolation,
+                                                         in.edges, in.cells);
+  fill::advection_in_corrector_vertical_momentum_arguments(body, args);
+  body.corrector = true;
   return body;
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <icondiff/core/types.hpp>
+#include <icondiff/stencils/horizontal_advection_of_w.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
 namespace icondiff::stencils {
@@ -71,14 +72,16 @@ struct ComputeDiagnosticsFromNormalWind {
     return static_cast<vp>(weight * x + (wp(1) - weight) * x_above);
   }
 
-  /// _mo_icon_interpolation_scalar_cells2verts_scalar_ri_dsl: w at vertex v, rounded to vp.
-  KOKKOS_INLINE_FUNCTION vp w_at_vertex(const index_t v, const index_t k) const {
-    wp sum = 0;
-    for (int j = 0; j < 6; ++j) {
-      const index_t c = v2c(v, j);
-      if (c != missing_index) sum += w(c, k) * c_intp(v, j);
-    }
-    return static_cast<vp>(sum);
+  /// The horizontal advection of w from the fields above (horizontal_advection_of_w.hpp).
+  KOKKOS_INLINE_FUNCTION HorizontalAdvectionOfW<MemorySpace> advection_of_w() const {
+    return {w,
+            c_intp,
+            inverse_dual_edge_lengths,
+            inverse_primal_edge_lengths,
+            tangent_orientation,
+            e2c,
+            e2v,
+            v2c};
   }
 
   /// _extrapolate_at_top: the lowest half level from the three full levels above it.
@@ -105,13 +108,8 @@ struct ComputeDiagnosticsFromNormalWind {
     const vp vt_ie = to_half_level(e, k, static_cast<wp>(vt),
                                    k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
     tangential_wind_on_half_levels(e, k) = vt_ie;
-    // _compute_horizontal_advection_term_for_vertical_velocity.
-    const vp dw_vertices = w_at_vertex(e2v(e, 0), k) - w_at_vertex(e2v(e, 1), k);
     horizontal_advection_of_w_at_edges_on_half_levels(e, k) =
-        static_cast<vp>(static_cast<wp>(vn_ie) * inverse_dual_edge_lengths(e) *
-                            (w(e2c(e, 0), k) - w(e2c(e, 1), k)) +
-                        static_cast<wp>(vt_ie) * inverse_primal_edge_lengths(e) *
-                            tangent_orientation(e) * static_cast<wp>(dw_vertices));
+        advection_of_w().at(e, k, vn_ie, vt_ie);
   }
 };
 
