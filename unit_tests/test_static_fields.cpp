@@ -81,7 +81,8 @@ TEST(StaticFields, EachFieldOnceAndEachUsed) {
     EXPECT_GE(users.size(), 3u) << shared;  // diffusion, a dycore program, solve_nh
   }
   const auto pgrad = static_field_users("zdiff_gradp");
-  EXPECT_EQ(pgrad, (std::vector<std::string>{"compute_rho_theta_pgrad_and_update_vn", "solve_nh"}));
+  EXPECT_EQ(pgrad, (std::vector<std::string>{"compute_rho_theta_pgrad_and_update_vn",
+                                             "compute_hydrostatic_correction_term", "solve_nh"}));
 }
 
 const HostStaticInputs& host_inputs(const StaticFieldSelection& selection) {

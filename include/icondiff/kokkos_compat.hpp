@@ -31,6 +31,10 @@ KOKKOS_INLINE_FUNCTION T exp(T x) {
   return ICONDIFF_KOKKOS_MATH_NS::exp(x);
 }
 template <class T>
+KOKKOS_INLINE_FUNCTION T log(T x) {
+  return ICONDIFF_KOKKOS_MATH_NS::log(x);
+}
+template <class T>
 KOKKOS_INLINE_FUNCTION T sin(T x) {
   return ICONDIFF_KOKKOS_MATH_NS::sin(x);
 }

@@ -81,6 +81,7 @@ DycoreInputs<M> random_dycore_inputs(const DeviceGrid<M>& grid, int nlev, Random
     if (name == "pg_exdist") return rng.uniform() < 0 ? 0.0 : rng.uniform();
     // Three quarters of the cells owned: the extra diffusion of w applies on owned cells only.
     if (name == "c_owner_mask") return rng.uniform() < -0.5 ? 0.0 : 1.0;
+    if (name == "mask_prog_halo_c") return rng.uniform() < 0 ? 0.0 : 1.0;
     return dycore_value(name, rng);
   };
   const FieldSizes sizes = in.sizes();

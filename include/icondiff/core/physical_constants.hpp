@@ -19,6 +19,11 @@ inline constexpr wp p0sl_bg = 101325.0;   ///< [Pa]
 inline constexpr wp t0sl_bg = 288.15;     ///< [K]
 inline constexpr wp del_t_bg = 75.0;      ///< [K]
 inline constexpr wp h_scal_bg = 10000.0;  ///< [m]
+// Ratios as ICON4Py's constants.py evaluates them (one division each, in double).
+inline constexpr wp cvd_o_rd = cvd / rd;
+inline constexpr wp rd_o_cvd = rd / cvd;
+inline constexpr wp rd_o_p0ref = rd / p0ref;
+inline constexpr wp grav_o_cpd = grav / cpd;
 /// EPSILON(1._wp), ICON4Py's DBL_EPS (sys.float_info.epsilon).
 inline constexpr wp dbl_eps = 2.220446049250313e-16;
 /// The Earth's angular velocity [rad s-1] (ICON4Py's EARTH_ANGULAR_VELOCITY, ICON's

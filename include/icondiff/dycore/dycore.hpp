@@ -87,6 +87,15 @@ class Dycore {
   /// Velocity advection's vertical-momentum programs (both steps): cells [start of
   /// LATERAL_BOUNDARY_LEVEL_4, end of HALO) x [0, nlev).
   ProgramDomain advection_in_vertical_momentum_domain() const;
+  /// The limited-area boundary's cells: [start of LATERAL_BOUNDARY, end of
+  /// LATERAL_BOUNDARY_LEVEL_4) x [0, nlev) (compute_exner_from_rhotheta, update_mass_flux_weighted,
+  /// compute_dwdz_for_divergence_damping; init_cell_kdim_field_with_zero_wp: x [0, nlev + 1)).
+  ProgramDomain lateral_boundary_cells_domain() const;
+  /// The halo's cells: [start of HALO, num_cells) x [0, nlev) (update_theta_and_exner_in_halo).
+  ProgramDomain halo_cells_domain() const;
+  /// Edges [start of NUDGING_LEVEL_2, end of LOCAL) x [nlev - 1, nlev): the lowest level
+  /// (compute_hydrostatic_correction_term).
+  ProgramDomain hydrostatic_correction_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -157,12 +166,39 @@ class Dycore {
     compute_advection_in_horizontal_momentum(options_.space, args);
   }
 
+  // ---- The small point programs of solve_nonhydro (src/dycore/solve_nonhydro_point_programs.cpp),
+  // each over its domain above unless `domain` is given.
+  void compute_exner_from_rhotheta(const ExecSpace& space,
+                                   const ExnerFromRhothetaArguments<memory_space>& args,
+                                   const ProgramDomain* domain = nullptr);
+  void update_theta_and_exner_in_halo(const ExecSpace& space,
+                                      const ThetaAndExnerInHaloArguments<memory_space>& args,
+                                      const ProgramDomain* domain = nullptr);
+  void init_cell_kdim_field_with_zero_wp(const ExecSpace& space,
+                                         const InitCellKdimFieldArguments<memory_space>& args,
+                                         const ProgramDomain* domain = nullptr);
+  void update_mass_flux_weighted(const ExecSpace& space,
+                                 const MassFluxWeightedArguments<memory_space>& args,
+                                 const ProgramDomain* domain = nullptr);
+  void compute_dwdz_for_divergence_damping(
+      const ExecSpace& space, const DwdzForDivergenceDampingArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void compute_hydrostatic_correction_term(const ExecSpace& space,
+                                           const HydrostaticCorrectionArguments<memory_space>& args,
+                                           const ProgramDomain* domain = nullptr);
+
   const DycoreConfig& config() const { return config_; }
   const DycoreInputs<memory_space>& inputs() const { return inputs_; }
   /// The runner (attach timers, change the schedule).
   KernelRunner<ExecSpace>& runner() { return runner_; }
 
  private:
+  /// The checks and the launch of one (point, level) body over `levels` levels of `location`
+  /// (solve_nonhydro_point_programs.cpp).
+  template <class Arguments, class Body>
+  void run_point_program(const ExecSpace& space, const Arguments& args, const ProgramDomain* domain,
+                         const ProgramDomain& default_domain, Location location, int levels,
+                         const std::string& label, const Body& body);
   /// The checks and the launch both vertical-momentum steps share (velocity_advection.cpp).
   template <class Arguments, class MakeBody>
   void run_vertical_momentum(const ExecSpace& space, const Arguments& args,

@@ -8,6 +8,7 @@
 #include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
 #include <string>
@@ -28,6 +29,19 @@ inline const std::string solver_predictor =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::predictor_name;
 inline const std::string solver_corrector =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::corrector_name;
+/// The small point programs of solve_nonhydro.
+inline const std::string exner_from_rhotheta =
+    prefix + stencils::ComputeExnerFromRhotheta<Kokkos::HostSpace>::name;
+inline const std::string theta_and_exner_in_halo =
+    prefix + stencils::UpdateThetaAndExnerInHalo<Kokkos::HostSpace>::name;
+inline const std::string init_cell_kdim_field_with_zero =
+    prefix + stencils::InitCellKdimFieldWithZeroWp<Kokkos::HostSpace>::name;
+inline const std::string mass_flux_weighted =
+    prefix + stencils::UpdateMassFluxWeighted<Kokkos::HostSpace>::name;
+inline const std::string dwdz_for_divergence_damping =
+    prefix + stencils::ComputeDwdzForDivergenceDamping<Kokkos::HostSpace>::name;
+inline const std::string hydrostatic_correction =
+    prefix + stencils::ComputeHydrostaticCorrectionTerm<Kokkos::HostSpace>::name;
 /// Velocity advection.
 inline const std::string diagnostics_from_normal_wind =
     prefix + stencils::ComputeDiagnosticsFromNormalWind<Kokkos::HostSpace>::name;

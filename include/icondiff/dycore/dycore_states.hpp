@@ -72,7 +72,8 @@ namespace icondiff {
 
 #define ICONDIFF_DYCORE_CELL_FIELDS(FIELD)                                                         \
   ICONDIFF_STATIC_cell_area(FIELD)                                                                 \
-  ICONDIFF_STATIC_c_owner_mask(FIELD)
+  ICONDIFF_STATIC_c_owner_mask(FIELD)                                                              \
+  ICONDIFF_STATIC_mask_prog_halo_c(FIELD)
 
 // Which static fields each program reads (for the "used by" column of static_field_users(),
 // docs/dev/statics.md), and every static array of ICON4Py 0.2.0's solve_nh_init: the statics of
@@ -162,6 +163,20 @@ namespace icondiff {
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
   ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
   ICONDIFF_STATIC_tangent_orientation(FIELD)
+
+/// The small point programs of solve_nonhydro (stencils/solve_nonhydro_point_programs.hpp).
+#define ICONDIFF_EXNER_FROM_RHOTHETA_STATICS(FIELD)
+#define ICONDIFF_THETA_AND_EXNER_IN_HALO_STATICS(FIELD) ICONDIFF_STATIC_mask_prog_halo_c(FIELD)
+#define ICONDIFF_INIT_CELL_KDIM_FIELD_STATICS(FIELD)
+#define ICONDIFF_MASS_FLUX_WEIGHTED_STATICS(FIELD)                                                 \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_exner_w_implicit_weight_parameter(FIELD)
+#define ICONDIFF_DWDZ_FOR_DIVERGENCE_DAMPING_STATICS(FIELD) ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)
+#define ICONDIFF_HYDROSTATIC_CORRECTION_STATICS(FIELD)                                             \
+  ICONDIFF_STATIC_vertoffset_gradp(FIELD)                                                          \
+  ICONDIFF_STATIC_zdiff_gradp(FIELD)                                                               \
+  ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
+  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -379,6 +394,47 @@ namespace icondiff {
         "vertical CFL number where it exceeds 0.65 in the clipping band, else 0 (output)",         \
         "vcfl", "")
 
+// The small point programs of solve_nonhydro, under ICON4Py's program argument names.
+#define ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS(FIELD)                                                 \
+  FIELD(rho, wp, Cell, None, Full, Required, "kg m-3", "density", "p_nh%prog(nnew)%rho", "")       \
+  FIELD(theta_v, wp, Cell, None, Full, Required, "K",                                              \
+        "virtual potential temperature (output: the exner field's values)",                        \
+        "p_nh%prog(nnew)%theta_v", "")                                                             \
+  FIELD(exner, wp, Cell, None, Full, Required, "1",                                                \
+        "in: theta_v of the lateral boundary data; out: exner", "p_nh%prog(nnew)%exner", "")
+#define ICONDIFF_THETA_AND_EXNER_IN_HALO_FIELDS(FIELD)                                             \
+  FIELD(rho_now, wp, Cell, None, Full, Required, "kg m-3", "density now", "", "")                  \
+  FIELD(rho_new, wp, Cell, None, Full, Required, "kg m-3", "density new", "", "")                  \
+  FIELD(theta_v_now, wp, Cell, None, Full, Required, "K", "theta_v now", "", "")                   \
+  FIELD(theta_v_new, wp, Cell, None, Full, Required, "K", "theta_v new (output)", "", "")          \
+  FIELD(exner_new, wp, Cell, None, Full, Required, "1", "exner new (in/out)", "", "")              \
+  FIELD(exner_now, wp, Cell, None, Full, Required, "1", "exner now", "", "")
+#define ICONDIFF_INIT_CELL_KDIM_FIELD_FIELDS(FIELD)                                                \
+  FIELD(field_with_zero_wp, wp, Cell, None, Half, Required, "1", "the field set to 0 (output)",    \
+        "", "")
+#define ICONDIFF_MASS_FLUX_WEIGHTED_FIELDS(FIELD)                                                  \
+  FIELD(rho_ic, wp, Cell, None, Half, Required, "kg m-3", "density at half levels",                \
+        "p_nh%diag%rho_ic", "")                                                                    \
+  FIELD(w_now, wp, Cell, None, Half, Required, "m s-1", "w now", "", "")                           \
+  FIELD(w_new, wp, Cell, None, Half, Required, "m s-1", "w new", "", "")                           \
+  FIELD(w_concorr_c, vp, Cell, None, Half, Required, "m s-1", "contravariant correction of w",     \
+        "p_nh%diag%w_concorr_c", "")                                                               \
+  FIELD(mass_flx_ic, wp, Cell, None, Half, Required, "kg m-2 s-1",                                 \
+        "vertical mass flux for tracer advection (in/out)", "prep_adv%mass_flx_ic", "")
+#define ICONDIFF_DWDZ_FOR_DIVERGENCE_DAMPING_FIELDS(FIELD)                                         \
+  FIELD(w, wp, Cell, None, Half, Required, "m s-1", "w", "", "")                                   \
+  FIELD(w_concorr_c, vp, Cell, None, Half, Required, "m s-1", "contravariant correction of w",     \
+        "p_nh%diag%w_concorr_c", "")                                                               \
+  FIELD(z_dwdz_dd, vp, Cell, None, Full, Required, "s-1", "dw/dz for the divergence damping "      \
+        "(output)", "z_dwdz_dd", "")
+#define ICONDIFF_HYDROSTATIC_CORRECTION_FIELDS(FIELD)                                              \
+  FIELD(theta_v, wp, Cell, None, Full, Required, "K", "virtual potential temperature", "", "")     \
+  FIELD(theta_v_ic, wp, Cell, None, Half, Required, "K", "theta_v at half levels",                 \
+        "p_nh%diag%theta_v_ic", "")                                                                \
+  FIELD(z_hydro_corr, vp, Edge, None, Full, Required, "m-1",                                       \
+        "hydrostatic correction of the pressure gradient (output on the lowest level)",            \
+        "z_hydro_corr", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -470,6 +526,9 @@ namespace icondiff {
   ARG(apply_extra_diffusion_on_vn, bool, true,                                                     \
       "extra diffusion where the vertical CFL approaches its limit (VelocityAdvection: always)")
 
+#define ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(ARG)                                                   \
+  ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")
+
 // Everything one call passes, fields then scalars: the lists the Dycore fills its kernel bodies
 // from by name (dycore/dycore_stencils.hpp).
 #define ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS(X)                                                      \
@@ -478,6 +537,8 @@ namespace icondiff {
   ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
 #define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+#define ICONDIFF_MASS_FLUX_WEIGHTED_ARGUMENTS(X)                                                   \
+  ICONDIFF_MASS_FLUX_WEIGHTED_FIELDS(X) ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(X)
 #define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS(X)                            \
   ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_FIELDS(X)                                      \
   ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_SCALARS(X)
@@ -546,6 +607,33 @@ template <class MemorySpace>
 struct DiagnosticsFromNormalWindArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS)
   ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of each small point program of solve_nonhydro.
+template <class MemorySpace>
+struct ExnerFromRhothetaArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+};
+template <class MemorySpace>
+struct ThetaAndExnerInHaloArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_THETA_AND_EXNER_IN_HALO_FIELDS)
+};
+template <class MemorySpace>
+struct InitCellKdimFieldArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_INIT_CELL_KDIM_FIELD_FIELDS)
+};
+template <class MemorySpace>
+struct MassFluxWeightedArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_MASS_FLUX_WEIGHTED_FIELDS)
+  ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+template <class MemorySpace>
+struct DwdzForDivergenceDampingArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_DWDZ_FOR_DIVERGENCE_DAMPING_FIELDS)
+};
+template <class MemorySpace>
+struct HydrostaticCorrectionArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_HYDROSTATIC_CORRECTION_FIELDS)
 };
 
 /// One call of compute_advection_in_predictor_vertical_momentum.

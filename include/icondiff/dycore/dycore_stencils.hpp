@@ -16,6 +16,7 @@
 #include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
 namespace icondiff {
@@ -77,6 +78,22 @@ ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
                              ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta_arguments, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(theta_and_exner_in_halo_statics,
+                             ICONDIFF_THETA_AND_EXNER_IN_HALO_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(theta_and_exner_in_halo_arguments,
+                             ICONDIFF_THETA_AND_EXNER_IN_HALO_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(init_cell_kdim_field_arguments, ICONDIFF_INIT_CELL_KDIM_FIELD_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(mass_flux_weighted_statics, ICONDIFF_MASS_FLUX_WEIGHTED_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(mass_flux_weighted_arguments, ICONDIFF_MASS_FLUX_WEIGHTED_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(dwdz_for_divergence_damping_statics,
+                             ICONDIFF_DWDZ_FOR_DIVERGENCE_DAMPING_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(dwdz_for_divergence_damping_arguments,
+                             ICONDIFF_DWDZ_FOR_DIVERGENCE_DAMPING_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(hydrostatic_correction_statics,
+                             ICONDIFF_HYDROSTATIC_CORRECTION_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(hydrostatic_correction_arguments,
+                             ICONDIFF_HYDROSTATIC_CORRECTION_FIELDS)
 }  // namespace fill
 
 /// compute_rho_theta_pgrad_and_update_vn.
@@ -256,6 +273,56 @@ stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_corrector_v
                                                          in.edges, in.cells);
   fill::advection_in_corrector_vertical_momentum_arguments(body, args);
   body.corrector = true;
+  return body;
+}
+
+// ---- The small point programs of solve_nonhydro ------------------------------------------------
+template <class M>
+stencils::ComputeExnerFromRhotheta<M> compute_exner_from_rhotheta(
+    const ExnerFromRhothetaArguments<M>& args) {
+  stencils::ComputeExnerFromRhotheta<M> body;
+  fill::exner_from_rhotheta_arguments(body, args);
+  return body;
+}
+template <class M>
+stencils::UpdateThetaAndExnerInHalo<M> update_theta_and_exner_in_halo(
+    const DycoreInputs<M>& in, const ThetaAndExnerInHaloArguments<M>& args) {
+  stencils::UpdateThetaAndExnerInHalo<M> body;
+  fill::theta_and_exner_in_halo_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::theta_and_exner_in_halo_arguments(body, args);
+  return body;
+}
+template <class M>
+stencils::InitCellKdimFieldWithZeroWp<M> init_cell_kdim_field_with_zero_wp(
+    const InitCellKdimFieldArguments<M>& args) {
+  stencils::InitCellKdimFieldWithZeroWp<M> body;
+  fill::init_cell_kdim_field_arguments(body, args);
+  return body;
+}
+template <class M>
+stencils::UpdateMassFluxWeighted<M> update_mass_flux_weighted(
+    const DycoreInputs<M>& in, const MassFluxWeightedArguments<M>& args) {
+  stencils::UpdateMassFluxWeighted<M> body;
+  fill::mass_flux_weighted_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::mass_flux_weighted_arguments(body, args);
+  return body;
+}
+template <class M>
+stencils::ComputeDwdzForDivergenceDamping<M> compute_dwdz_for_divergence_damping(
+    const DycoreInputs<M>& in, const DwdzForDivergenceDampingArguments<M>& args) {
+  stencils::ComputeDwdzForDivergenceDamping<M> body;
+  fill::dwdz_for_divergence_damping_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::dwdz_for_divergence_damping_arguments(body, args);
+  return body;
+}
+template <class M>
+stencils::ComputeHydrostaticCorrectionTerm<M> compute_hydrostatic_correction_term(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const HydrostaticCorrectionArguments<M>& args) {
+  stencils::ComputeHydrostaticCorrectionTerm<M> body;
+  fill::hydrostatic_correction_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::hydrostatic_correction_arguments(body, args);
+  body.e2c = tables.e2c;
   return body;
 }
 

@@ -18,12 +18,16 @@ and (``stencils/vertically_implicit_dycore_solver.py``)
   weighted, the tracer-advection vertical fluxes with lprep_adv, the last substep's exner
   increment),
 
-and velocity advection's first program (``stencils/compute_diagnostics_from_normal_wind.py``)
+and velocity advection's programs (``stencils/compute_diagnostics_from_normal_wind.py``,
+``stencils/compute_advection_in_horizontal_momentum_equation.py``)
 
 * ``compute_diagnostics_from_normal_wind`` (vt by RBF reconstruction, the kinetic energy, vn at
   half levels with the lowest one extrapolated, the contravariant correction below nflatlev and,
   unless skip_compute_predictor_vertical_advection, vt at half levels and the horizontal
-  advection of w),
+  advection of w) and
+* ``compute_advection_in_horizontal_momentum`` (the advective tendency of vn: the kinetic-energy
+  gradient, the vertical advection, Coriolis and vorticity, and with apply_extra_diffusion_on_vn
+  the extra diffusion where the vertical CFL approaches its limit),
 
 on icondiff's side run through ``Dycore<Space>`` (include/icondiff/dycore/dycore.hpp) by
 stencil_runner/icondiff_stencil_runner, which builds the Dycore's static bundle and the call's
@@ -48,8 +52,9 @@ icondiff's own zones.
    model_options.customize_backend) on ICON4Py's grid of the same file (its GridManager, skip
    values replaced: its default) over the domain solve_nonhydro gives it: edges [0, end of
    HALO_LEVEL_2) for the predictor, [start of NUDGING_LEVEL_2, end of LOCAL) for the corrector,
-   all levels (VelocityAdvection's for its program: edges [start of LATERAL_BOUNDARY_LEVEL_5,
-   end of HALO_LEVEL_2) x half levels [0, nlev + 1)), with the zone indices
+   all levels (VelocityAdvection's for its programs: edges [start of LATERAL_BOUNDARY_LEVEL_5,
+   end of HALO_LEVEL_2) x half levels [0, nlev + 1) for the diagnostics, edges [start of
+   NUDGING_LEVEL_2, end of LOCAL) x [0, nlev) for the tendency of vn), with the zone indices
    start_edge_lateral_boundary, ..., end_edge_halo from
    ICON4Py's grid (h_grid.domain(...), as SolveNonhydro._determine_local_domains), and the
    advection weights from ICON4Py's NonHydrostaticParams;
@@ -83,6 +88,19 @@ wgtfacq_e as wgtfacq_c (ICON4Py: levels [nlev - 3, nlev); icondiff: (E, nlev)); 
 on all six V2C slots (a pentagon's missing slot is left out by both sides). Not in the
 mixed-precision check (MIXED_PRECISION_UNSUPPORTED: ICON4Py 0.2.0's module does not import with
 FLOAT_PRECISION=mixed).
+Velocity advection's tendency of vn (compute_advection_in_horizontal_momentum): both values of
+apply_extra_diffusion_on_vn (VelocityAdvection always passes True and compiles both), dtime 18 s,
+cfl_w_limit and scalfac_exdiff from ICON4Py's own VelocityAdvection._scale_factors_by_dtime
+(icondiff's runner derives them with velocity_advection_scale_factors(dtime); both compared bit
+for bit), end_index_of_damping_layer = nlev/4 (the extra diffusion's band: levels
+max(2, nlev/4 - 2) <= k < nlev - 4). The contravariant w at cells (+-4 m/s) and the layer
+thickness at edges (20-100 m) are drawn so that the vertical CFL |w_con_e| dtime / dz spans
+0-3.6 around its limit 0.65: the extra-diffusion branch (|w_con_e| > cfl_w_limit dz inside the
+band) is taken at about a quarter of the band's points, counted per case by recomputing w_con_e
+in numpy (a check fails if it is taken nowhere), and ICON4Py is run a second time with the flag
+flipped: the values that changes are reported too (and must be non-zero). geofac_rot random on
+all six V2E slots (a pentagon's missing slot is left out by both sides). Not in the
+mixed-precision check (ICON4Py 0.2.0's module does not import with FLOAT_PRECISION=mixed).
 
 **Mixed precision** (--precision mixed; the default for a build with
 -DICONDIFF_MIXED_PRECISION=ON, read from its CMakeCache.txt). The same check with vp = float32
@@ -110,7 +128,8 @@ scalars bound as compile-time constants, the static fields bound), compiled for 
 variant only (predictor: is_iau_active off; corrector: divdamp_order 24 with 4th order only,
 ICON's usual case; the solver's predictor on a later substep with divdamp_type 3 and Klemp
 damping, its corrector on a middle substep with lprep_adv; velocity advection's diagnostics with
-skip_compute_predictor_vertical_advection off, set up as VelocityAdvection does). The --calls
+skip_compute_predictor_vertical_advection off and its tendency of vn with
+apply_extra_diffusion_on_vn, set up as VelocityAdvection does). The --calls
 timed calls per side are split into --rounds interleaved rounds
 (one runner process, then each backend), so that a change of the machine's load reaches every
 side alike. ICON4Py's time per call is perf_counter around the bound program (after the first
@@ -190,12 +209,15 @@ SOLVER_CORRECTOR = "vertically_implicit_solver_at_corrector_step"
 SOLVERS = (SOLVER_PREDICTOR, SOLVER_CORRECTOR)
 #: Velocity advection's first program (VelocityAdvection.run_predictor_step/run_corrector_step).
 DIAGNOSTICS_FROM_VN = "compute_diagnostics_from_normal_wind"
+#: Velocity advection's tendency of vn (the same calls).
+ADVECTION_HM = "compute_advection_in_horizontal_momentum"
 #: ICON4Py's module of each program.
 MODULES = {PREDICTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
            CORRECTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
            SOLVER_PREDICTOR: STENCILS + "vertically_implicit_dycore_solver",
            SOLVER_CORRECTOR: STENCILS + "vertically_implicit_dycore_solver",
-           DIAGNOSTICS_FROM_VN: STENCILS + "compute_diagnostics_from_normal_wind"}
+           DIAGNOSTICS_FROM_VN: STENCILS + "compute_diagnostics_from_normal_wind",
+           ADVECTION_HM: STENCILS + "compute_advection_in_horizontal_momentum_equation"}
 
 F = Field
 # The solver steps' shared arguments (in the order both programs take them).
@@ -334,6 +356,26 @@ FIELDS = {
         F("inv_primal_edge_length", "E", "inv_primal"),
         F("tangent_orientation", "E", "sign"),
     ),
+    # The contravariant w and the layer thickness put the vertical CFL around its limit, so that
+    # the extra diffusion's branch is taken at part of the points (see the module docstring).
+    ADVECTION_HM: (
+        F("normal_wind_advective_tendency", "E,K", role="out"),
+        F("vn", "E,K", "vn"),
+        F("horizontal_kinetic_energy_at_edges_on_model_levels", "E,K", "ekin"),
+        F("tangential_wind", "E,K", "vn"),
+        F("coriolis_frequency", "E", "coriolis"),
+        F("contravariant_corrected_w_at_cells_on_model_levels", "C,K", "w_con"),
+        F("vn_on_half_levels", "E,KH", "vn"),
+        F("e_bln_c_s", "C,C2E", "e_bln"),
+        F("geofac_rot", "V,V2E", "per_length"),
+        F("coeff_gradekin", "E,E2C", "per_length"),
+        F("c_lin_e", "E,E2C", "c_lin_e"),
+        F("ddqz_z_full_e", "E,K", "ddqz_e"),
+        F("area_edge", "E", "area_edge"),
+        F("tangent_orientation", "E", "sign"),
+        F("inv_primal_edge_length", "E", "inv_primal"),
+        F("geofac_grdiv", "E,E2C2EO", "per_area"),
+    ),
 }
 #: The fields solve_nonhydro binds once (constant_args of setup_program; the race binds them).
 STATIC_FIELDS = {
@@ -355,6 +397,9 @@ STATIC_FIELDS = {
     DIAGNOSTICS_FROM_VN: ("rbf_vec_coeff_e", "wgtfac_e", "ddxn_z_full", "ddxt_z_full",
                           "wgtfacq_e", "c_intp", "inv_dual_edge_length",
                           "inv_primal_edge_length", "tangent_orientation"),
+    ADVECTION_HM: ("e_bln_c_s", "geofac_rot", "coeff_gradekin", "c_lin_e", "ddqz_z_full_e",
+                   "area_edge", "tangent_orientation", "inv_primal_edge_length", "geofac_grdiv",
+                   "coriolis_frequency"),
 }
 #: Integer / boolean scalars (gtx.int32 / bool for ICON4Py, int32 in the file).
 INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_boundary",
@@ -367,7 +412,8 @@ INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_b
                "vertical_end_index_model_surface"}
 BOOL_SCALARS = {"is_iau_active", "limited_area", "apply_2nd_order_divergence_damping",
                 "apply_4th_order_divergence_damping", "at_first_substep", "at_last_substep",
-                "lprep_adv", "skip_compute_predictor_vertical_advection"}
+                "lprep_adv", "skip_compute_predictor_vertical_advection",
+                "apply_extra_diffusion_on_vn"}
 #: Scalars in the file for the Dycore's configuration that ICON4Py gets through
 #: NonHydrostaticParams instead (advection weights) or not at all.
 CONFIG_ONLY = {"veladv_offctr", "fourth_order_divdamp_factor"}
@@ -392,6 +438,11 @@ MIXED_PRECISION_UNSUPPORTED = {
         "called with the float32 tangential wind; the program declares "
         "tangential_wind_on_half_levels wp where the field operator returns vp) and has no "
         "mixed-precision patch",
+    ADVECTION_HM:
+        "ICON4Py 0.2.0's compute_advection_in_horizontal_momentum_equation.py does not import "
+        "with FLOAT_PRECISION=mixed (gt4py, line 83: -(horizontal_advection + "
+        "vertical_advection + coriolis_term) adds the float32 kinetic-energy gradient to "
+        "float64 terms) and has no mixed-precision patch",
 }
 
 
@@ -561,6 +612,13 @@ CASES += (
     Case(DIAGNOSTICS_FROM_VN, "skip vertical advection",
          {"skip_compute_predictor_vertical_advection": True}),
 )
+# Velocity advection's tendency of vn: both variants VelocityAdvection compiles
+# (apply_extra_diffusion_on_vn; VelocityAdvection.run_predictor_step/run_corrector_step always
+# pass True).
+CASES += (
+    Case(ADVECTION_HM, "extra diffusion", {"apply_extra_diffusion_on_vn": True}),
+    Case(ADVECTION_HM, "no extra diffusion", {"apply_extra_diffusion_on_vn": False}),
+)
 #: The race's variants: ICON's usual calls (the solver's corrector on a middle substep with the
 #: advection fluxes accumulated, ICON's most frequent corrector call; velocity advection's
 #: diagnostics with the vertical advection's inputs computed).
@@ -577,7 +635,8 @@ RACE_CASES = {PREDICTOR: race_case(PREDICTOR, "iau off"),
               CORRECTOR: race_case(CORRECTOR, "order 24, 4th"),
               SOLVER_PREDICTOR: race_case(SOLVER_PREDICTOR, "later, dd3, klemp"),
               SOLVER_CORRECTOR: race_case(SOLVER_CORRECTOR, "prep, middle, klemp"),
-              DIAGNOSTICS_FROM_VN: race_case(DIAGNOSTICS_FROM_VN, "compute vertical advection")}
+              DIAGNOSTICS_FROM_VN: race_case(DIAGNOSTICS_FROM_VN, "compute vertical advection"),
+              ADVECTION_HM: race_case(ADVECTION_HM, "extra diffusion")}
 
 
 # ---- grid and inputs ----------------------------------------------------------------------------
@@ -613,7 +672,7 @@ class Context:
     normal_angle: np.ndarray  # (E, 2): the primal normal's direction at each edge-cell pair
 
 
-LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5, "C2E": 3, "E2C2E": 4, "V2C": 6}
+LOCAL_SIZES = {"E2C": 2, "C2E2CO": 4, "E2C2EO": 5, "C2E": 3, "E2C2E": 4, "V2C": 6, "V2E": 6}
 
 
 def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
@@ -705,6 +764,20 @@ def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
         return 1.0 / (1.5 * ctx.length * u(0.8, 1.2))
     if g == "sign":
         return rng.choice(np.array([-1.0, 1.0]), size=shape)
+    # velocity advection's tendency of vn: kinetic energy (vn^2 + vt^2)/2 of the +-30 m/s winds,
+    # the Coriolis parameter within +-2 Omega, edge areas primal x dual edge length (1.5 x 0.88
+    # A), and the contravariant w with thin layers: |w_con_e| dtime / dz from 0 to 3.6 with
+    # dtime 18 s, around the CFL limit 0.65 (the extra diffusion's branch at part of the points)
+    if g == "ekin":
+        return u(0.0, 900.0)
+    if g == "coriolis":
+        return u(-1.0, 1.0) * 2.0 * 7.29212e-5
+    if g == "area_edge":
+        return 1.32 * ctx.length**2 * u(0.8, 1.2)
+    if g == "w_con":
+        return u(-4.0, 4.0)
+    if g == "ddqz_e":
+        return u(20.0, 100.0)
     # the solver (unit_tests/support/random_dycore.hpp): near hydrostatic balance, positive
     # density, theta and layer thicknesses, exner within 1 % of its reference
     solver = {"rho": (0.5, 1.5), "theta": (250.0, 350.0), "exner": (0.80, 0.81),
@@ -807,6 +880,13 @@ def icon4py_domain(program: str, grid, nlev: int) -> dict:
             "vertical_start": 0,
             "vertical_end": nlev + 1,
         }
+    if program == ADVECTION_HM:  # VelocityAdvection.__init__ (its horizontal/vertical sizes)
+        return {
+            "horizontal_start": zone("NUDGING_LEVEL_2", "start"),
+            "horizontal_end": zone("LOCAL", "end"),
+            "vertical_start": 0,
+            "vertical_end": nlev,
+        }
     if program == PREDICTOR:
         return {
             "start_edge_lateral_boundary": zone("LATERAL_BOUNDARY", "start"),
@@ -857,6 +937,12 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
         scalars = {**common, "nflatlev": nlev // 3, "nflat_gradp": ctx.nflat_gradp}
     elif case.program == DIAGNOSTICS_FROM_VN:
         scalars = {"nflatlev": nlev // 3}  # the contravariant correction below nflatlev
+    elif case.program == ADVECTION_HM:
+        # damping layer above nlev/4 (the extra diffusion from max(2, nlev/4 - 2) down to
+        # nlev - 4); the scale factors as VelocityAdvection derives them from dtime
+        cfl_w_limit, scalfac_exdiff = velocity_advection_scale_factors(DTIME)
+        scalars = {"dtime": DTIME, "cfl_w_limit": cfl_w_limit, "scalfac_exdiff": scalfac_exdiff,
+                   "end_index_of_damping_layer": nlev // 4}
     elif case.program in SOLVERS:
         # damping layer above nlev/4, flat levels above nlev/3, moisture from nlev/2 down
         scalars = {"dtime": DTIME, "iau_wgt_dyn": IAU_WGT_DYN,
@@ -891,6 +977,18 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
     if case.program == SOLVER_PREDICTOR:
         icon4py_scalars["flat_level_index_plus1"] = icon4py_scalars.pop("nflatlev") + 1
     return arrays, scalars, icon4py_scalars, config
+
+
+def velocity_advection_scale_factors(dtime: float) -> tuple[float, float]:
+    """(cfl_w_limit, scalfac_exdiff) by ICON4Py's own VelocityAdvection._scale_factors_by_dtime,
+    on a stand-in carrying the two constants VelocityAdvection.__init__ sets (_cfl_w_limit 0.65,
+    _scalfac_exdiff 0.05); Python floats, cfl_w_limit rounded to vp by the program call."""
+    import types
+
+    from icon4py.model.atmosphere.dycore import velocity_advection
+
+    constants_ = types.SimpleNamespace(_cfl_w_limit=0.65, _scalfac_exdiff=0.05)
+    return velocity_advection.VelocityAdvection._scale_factors_by_dtime(constants_, dtime)
 
 
 # ---- the two sides --------------------------------------------------------------------------------
@@ -983,7 +1081,7 @@ def as_fields(program: str, arrays: dict, names=None) -> dict:
     gdims = {"C": dims.CellDim, "E": dims.EdgeDim, "V": dims.VertexDim, "K": dims.KDim,
              "KH": dims.KDim, "C2E2CO": dims.C2E2CODim, "E2C": dims.E2CDim,
              "E2C2EO": dims.E2C2EODim, "C2E": dims.C2EDim, "E2C2E": dims.E2C2EDim,
-             "V2C": dims.V2CDim}
+             "V2C": dims.V2CDim, "V2E": dims.V2EDim}
     fields = {}
     for f in FIELDS[program]:
         if names is not None and f.name not in names:
@@ -1101,6 +1199,7 @@ class Row:
     icon4py_s: float = float("nan")
     ok: bool = False
     dtype: str = ""  # the output's element type (icondiff's; "float32": a vp output)
+    note: str = ""  # what the case exercised (the extra-diffusion branch's points)
 
 
 def domain_mask(shape, start: int, end: int, k0: int, k1: int) -> np.ndarray:
@@ -1116,6 +1215,8 @@ def scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, config, scal
         return solver_scalar_checks(program, attrs, icon4py_scalars, scalars)
     if program == DIAGNOSTICS_FROM_VN:
         return diagnostics_from_vn_scalar_checks(attrs, icon4py_scalars)
+    if program == ADVECTION_HM:
+        return advection_hm_scalar_checks(attrs, icon4py_scalars)
     names = ["horizontal_start", "horizontal_end", "vertical_start", "vertical_end"]
     if program == PREDICTOR:
         names += ["start_edge_lateral_boundary", "start_edge_lateral_boundary_level_7",
@@ -1185,6 +1286,75 @@ def diagnostics_from_vn_scalar_checks(attrs: dict, icon4py_scalars: dict) -> lis
              "end_edge_halo_level_2": s["horizontal_end"], "nflatlev": s["nflatlev"]}
     return [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
             for name, theirs in pairs.items() if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+
+
+def advection_hm_scalar_checks(attrs: dict, icon4py_scalars: dict) -> list:
+    """compute_advection_in_horizontal_momentum's edge domain, levels, damping layer and scale
+    factors: icondiff's (advection_in_horizontal_momentum_domain(), its zones,
+    velocity_advection_scale_factors(dtime)) against VelocityAdvection's."""
+    s = icon4py_scalars
+    pairs = {"horizontal_start": s["horizontal_start"], "horizontal_end": s["horizontal_end"],
+             "vertical_start": s["vertical_start"], "vertical_end": s["vertical_end"],
+             "start_edge_nudging_level_2": s["horizontal_start"],
+             "end_edge_local": s["horizontal_end"],
+             "end_index_of_damping_layer": s["end_index_of_damping_layer"]}
+    problems = [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
+                for name, theirs in pairs.items() if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+    for name in ("cfl_w_limit", "scalfac_exdiff"):
+        ours, theirs = float(attrs[f"icondiff_{name}"]), float(s[name])
+        if np.float64(ours).view(np.int64) != np.float64(theirs).view(np.int64):
+            problems.append(f"{name}: icondiff {ours!r} vs ICON4Py {theirs!r}")
+    return problems
+
+
+def extra_diffusion_census(grid, arrays: dict, s: dict, theirs: dict, flipped: dict) -> tuple:
+    """compute_advection_in_horizontal_momentum's extra-diffusion branch on the case's inputs:
+    (note, problems). The branch points are recomputed in numpy as ICON4Py's
+    _add_extra_diffusion_for_normal_wind_tendency_approaching_cfl_without_levelmask decides
+    them: |sum over E2C of c_lin_e w_con| > cfl_w_limit ddqz_z_full_e (in vp, then wp) on edges
+    [horizontal_start, horizontal_end) and levels max(2, end_index_of_damping_layer - 2) <= k <
+    vertical_end - 4; `flipped` is ICON4Py's output with apply_extra_diffusion_on_vn flipped, so
+    the values that differ are those the extra diffusion changes."""
+    e2c = np.asarray(grid.get_connectivity("E2C").ndarray)
+    h0, h1 = int(s["horizontal_start"]), int(s["horizontal_end"])
+    k0 = max(2, int(s["end_index_of_damping_layer"]) - 2)
+    k1 = int(s["vertical_end"]) - 4
+    w = arrays["contravariant_corrected_w_at_cells_on_model_levels"]
+    c_lin_e = arrays["c_lin_e"]
+    edges = np.arange(h0, h1)
+    w_con_e = (c_lin_e[edges, 0, None] * w[e2c[edges, 0], k0:k1]
+               + c_lin_e[edges, 1, None] * w[e2c[edges, 1], k0:k1])
+    limit = np.float64(s["cfl_w_limit"]) * arrays["ddqz_z_full_e"][edges, k0:k1]
+    branch = np.abs(w_con_e) > limit
+    band = int(branch.size)
+    taken = int(branch.sum())
+    # difcoef = scalfac_exdiff min(0.85 - cfl_w_limit dtime, |w_con_e| dtime / dz - cfl_w_limit
+    # dtime): the points where the first term is the smaller one (for the note only)
+    cfl_dt = float(s["cfl_w_limit"]) * float(s["dtime"])
+    above = np.abs(w_con_e) * float(s["dtime"]) / arrays["ddqz_z_full_e"][edges, k0:k1] - cfl_dt
+    capped = int(np.count_nonzero(branch & (above > 0.85 - cfl_dt)))
+    key = "normal_wind_advective_tendency"
+    changed = bits(theirs[key]) != bits(flipped[key])
+    n_changed = int(changed.sum())
+    mask = np.zeros(changed.shape, dtype=bool)
+    mask[h0:h1, k0:k1] = branch
+    stray = int(np.count_nonzero(changed & ~mask))
+    on = bool(s["apply_extra_diffusion_on_vn"])
+    note = (f"extra-diffusion band k in [{k0}, {k1}) x edges [{h0}, {h1}): branch "
+            f"|w_con_e| > cfl_w_limit dz {'taken' if on else 'would be taken'} at "
+            f"{taken}/{band} points ({100.0 * taken / max(band, 1):.1f} %; {capped} with difcoef "
+            f"capped at 0.85 - cfl_w_limit dtime); ICON4Py with the flag "
+            f"{'off' if on else 'on'} differs at {n_changed} values")
+    problems = []
+    if taken == 0:
+        problems.append("the extra-diffusion branch is taken at no point: the comparison proves "
+                        "nothing about it")
+    if n_changed == 0:
+        problems.append("apply_extra_diffusion_on_vn changes nothing: the case proves nothing")
+    if stray:
+        problems.append(f"ICON4Py's extra diffusion changed {stray} values outside the branch "
+                        "points recomputed here")
+    return note, problems
 
 
 def output_domains(program: str, s: dict, nlev: int) -> dict:
@@ -1305,13 +1475,22 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
     theirs, seconds = run_icon4py_check(case.program, grid, arrays, icon4py_scalars, "gtfn_cpu")
     problems = scalar_checks(case.program, attrs, icon4py_scalars, config, scalars)
     problems += type_checks(case.program, attrs)
+    note = ""
+    if case.program == ADVECTION_HM:
+        flag = "apply_extra_diffusion_on_vn"
+        flipped, _ = run_icon4py_check(case.program, grid, arrays,
+                                       {**icon4py_scalars, flag: not icon4py_scalars[flag]},
+                                       "gtfn_cpu")
+        note, census = extra_diffusion_census(grid, arrays, icon4py_scalars, theirs, flipped)
+        problems += census
     domains = output_domains(case.program, icon4py_scalars, nlev)
     rows = []
     for r in compare_outputs(case.program, ours, theirs, arrays, domains, problems):
         ok = r["identical"] == r["values"] and not r["checks"]
         rows.append(Row(gc.name, nlev, case.program, case.name, r["output"], r["values"],
                         r["identical"], r["max_abs"], r["max_rel"], r["max_ulp"], r["worst"],
-                        r["changed"], "; ".join(r["checks"]) or "ok", seconds, ok, r["dtype"]))
+                        r["changed"], "; ".join(r["checks"]) or "ok", seconds, ok, r["dtype"],
+                        note))
     if not args.keep:
         inputs.unlink(missing_ok=True)
         output.unlink(missing_ok=True)
@@ -1321,7 +1500,8 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
 def short(program: str) -> str:
     return {PREDICTOR: "rho_theta_pgrad (predictor)", CORRECTOR: "divdamp (corrector)",
             SOLVER_PREDICTOR: "solver (predictor)", SOLVER_CORRECTOR: "solver (corrector)",
-            DIAGNOSTICS_FROM_VN: "diagnostics from vn (velocity advection)"}[program]
+            DIAGNOSTICS_FROM_VN: "diagnostics from vn (velocity advection)",
+            ADVECTION_HM: "tendency of vn (velocity advection)"}[program]
 
 
 def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[str],
@@ -1368,6 +1548,10 @@ def check_markdown(rows: list[Row], args, seconds: float, compile_notes: list[st
             f"{type_cell}{r.identical}/{r.values} | {fmt_num(r.max_abs)} | {fmt_num(r.max_rel)} | "
             f"{r.max_ulp:.0f} | {100 * r.changed:.1f}% | {r.checks} | "
             f"{'yes' if r.ok else '**NO**'} |")
+    notes = [f"* {r.grid} × {r.nlev}, {short(r.program)}, {r.case}: {r.note}"
+             for r in rows if r.note]
+    if notes:
+        lines += ["", *notes]
     if compile_notes:
         lines += ["", "gt4py compile (first call of each program per connectivity layout):", ""]
         lines += [f"* {n}" for n in compile_notes]
@@ -1422,6 +1606,13 @@ class Icon4pyRacer:
             variants = {"skip_compute_predictor_vertical_advection":
                         [scalars["skip_compute_predictor_vertical_advection"]]}
             per_call = ("skip_compute_predictor_vertical_advection",)
+        elif program == ADVECTION_HM:  # as VelocityAdvection.__init__
+            const_scalars = {}
+            horizontal = {k: scalars[k] for k in ("horizontal_start", "horizontal_end")}
+            vertical = {k: scalars[k] for k in ("end_index_of_damping_layer", "vertical_start",
+                                                 "vertical_end")}
+            variants = {"apply_extra_diffusion_on_vn": [scalars["apply_extra_diffusion_on_vn"]]}
+            per_call = ("cfl_w_limit", "scalfac_exdiff", "dtime", "apply_extra_diffusion_on_vn")
         else:
             const_scalars = {k: scalars[k] for k in (
                 "advection_explicit_weight_parameter", "advection_implicit_weight_parameter",
@@ -1798,6 +1989,8 @@ def main() -> int:
                               + (f" (max ulp {r.max_ulp:.0f})" if r.identical != r.values else "")
                               + ("" if r.checks == "ok" else f" [{r.checks}]") for r in new)
                   + f" ({time.time() - t0:.1f} s)", flush=True)
+            if new and new[0].note:
+                print(f"    {new[0].note}", flush=True)
     seconds = time.time() - start
     print()
     print(ii.format_table([{

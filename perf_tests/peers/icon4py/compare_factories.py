@@ -42,7 +42,8 @@ cancel): their pointwise relative difference is meaningless, the table shows it 
 max|diff| / max|icondiff|.
 
 --statics: the dycore's static fields instead (every static array of ICON4Py 0.2.0's
-solve_nh_init, c_owner_mask included: 48 arrays, plus nflat_gradp, z_ifc and the topography;
+solve_nh_init, c_owner_mask included: 48 arrays, plus nflat_gradp, z_ifc, the topography and
+the Coriolis parameter coriolis_frequency of ICON4Py's GridGeometry, grid_init's f_e);
 STATICS below lists each with its ICON4Py attribute, dimensions and domain). icondiff's side is its
 statics file (format: the comment "the dycore's statics" below), written by
 `icondiff grid-info --grid GRID --nlev N [vertical and --mount_* options] --statics OUT.nc` or
@@ -476,7 +477,7 @@ class Static:
     end_index_of_damping_layer); None: every level of the variable."""
 
     name: str
-    source: str  # 'interpolation', 'metrics'
+    source: str  # 'geometry', 'interpolation', 'metrics'
     icon4py: str
     location: str | None  # 'cell', 'edge', 'vertex'; None for vertical profiles and scalars
     neighbour: str | None = None  # neighbour dimension of the file (STATICS_NEIGHBOUR_DIMS)
@@ -514,7 +515,8 @@ class Static:
 LB3, LB5 = "LATERAL_BOUNDARY_LEVEL_3", "LATERAL_BOUNDARY_LEVEL_5"
 _NH = "solve_nonhydro"
 _VA = "velocity_advection"
-#: solve_nh_init's static arrays (in its argument order), then nflat_gradp, z_ifc, the topography
+#: solve_nh_init's static arrays (in its argument order), then nflat_gradp, z_ifc, the topography,
+#: c_owner_mask and grid_init's Coriolis parameter (velocity advection's coriolis_frequency)
 #: and c_owner_mask. Domains: ICON4Py 0.2.0's factories (metrics_factory.py,
 #: interpolation_factory.py and the numpy functions they call); where a field is computed
 #: everywhere but from a dependency that ICON4Py leaves at 0 on the lateral boundary rows, the
@@ -719,6 +721,12 @@ STATICS = (
     Static("c_owner_mask", M, "c_owner_mask", "cell", dtype="u1",
            long_name="cells owned by this rank", icon_name="decomp_info%owner_mask",
            used_by=_NH),
+    Static("coriolis_frequency", G, geometry_meta.CORIOLIS_PARAMETER, "edge", units="s-1",
+           long_name="Coriolis parameter 2 Omega sin(latitude) at the edge midpoint",
+           icon_name="p_patch%edges%f_e (grid_init's f_e)", used_by=_VA,
+           note="ICON4Py's GridGeometry (compute_coriolis_parameter_on_edges: 2.0 * "
+                "EARTH_ANGULAR_VELOCITY * sin(edge_center_lat) on edges [LOCAL, END)), passed "
+                "by grid_init as EdgeParams.coriolis_frequency, not by solve_nh_init"),
 )
 STATICS_BY_NAME = {s.name: s for s in STATICS}
 
@@ -902,7 +910,7 @@ def icon4py_statics(grid_file: str, args, names=None) -> dict:
                              rayleigh_damping_height=args.damp_height),
         topography=topography, thslp_zdiffu=args.thslp_zdiffu, thhgtd_zdiffu=args.thhgtd_zdiffu,
         max_nudging_coefficient=5.0 * args.nudge_max_coeff, metrics_config=metrics_config)
-    sources = {I: interpolation, M: metrics}
+    sources = {G: geometry, I: interpolation, M: metrics}
     nlev = args.nlev
     out = {"arrays": {}, "errors": {}, "seconds": {}, "shapes": {}, "grid": manager.grid,
            "vertical": vertical, "geometry": geometry, "interpolation": interpolation,

@@ -8,7 +8,10 @@
 #                           --statics) vs icondiff's statics file of solve_nh_init's fields
 #   3. compare_stencils.py  stencil by stencil (when present; --quick passed through)
 #   4. compare_dycore.py    the dycore programs (compute_rho_theta_pgrad_and_update_vn,
-#                           apply_divergence_damping_and_update_vn) bit for bit; 20 levels
+#                           apply_divergence_damping_and_update_vn, the vertically implicit
+#                           solver's two steps, velocity advection's
+#                           compute_diagnostics_from_normal_wind and
+#                           compute_advection_in_horizontal_momentum) bit for bit; 20 levels
 #                           with --quick, 65 otherwise
 #   5. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
 #                           programs, same grids, threads and backends)

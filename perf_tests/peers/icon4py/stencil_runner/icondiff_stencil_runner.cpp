@@ -24,23 +24,26 @@
 // parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
 // temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
 //
-// The five dycore programs (compute_rho_theta_pgrad_and_update_vn,
+// The six dycore programs (compute_rho_theta_pgrad_and_update_vn,
 // apply_divergence_damping_and_update_vn, vertically_implicit_solver_at_predictor_step,
 // vertically_implicit_solver_at_corrector_step and velocity advection's
-// compute_diagnostics_from_normal_wind; ../compare_dycore.py) run through Dycore<Space>:
+// compute_diagnostics_from_normal_wind and compute_advection_in_horizontal_momentum;
+// ../compare_dycore.py) run through Dycore<Space>:
 // the runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the
 // bundle's members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
 // interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths,
-// inv_primal_edge_length -> edges.inverse_primal_edge_lengths; a
+// inv_primal_edge_length -> edges.inverse_primal_edge_lengths, area_edge -> edges.edge_areas; a
 // static field the program does not read may be absent and is then zero; nflatlev, nflat_gradp,
 // end_index_of_damping_layer, kstart_moist, mean_cell_area from the file when present), the
 // call's arguments (RhoThetaPgradArguments, DivergenceDampingArguments, SolverPredictorArguments,
-// SolverCorrectorArguments, DiagnosticsFromNormalWindArguments: same names as ICON4Py's), a
+// SolverCorrectorArguments, DiagnosticsFromNormalWindArguments,
+// AdvectionInHorizontalMomentumArguments: same names as ICON4Py's; velocity advection's
+// cfl_w_limit and scalfac_exdiff from the file's dtime by velocity_advection_scale_factors()), a
 // DycoreConfig (divdamp_order, divdamp_type, rayleigh_type, max_nudging_coefficient,
 // veladv_offctr, fourth_order_divdamp_factor from the file when present), and runs the program
 // over the domain the Dycore computes (rho_theta_pgrad_domain(), divergence_damping_domain(),
 // solver_domain() and for the predictor's interpolation contravariant_correction_domain(),
-// diagnostics_from_normal_wind_domain()), written as
+// diagnostics_from_normal_wind_domain(), advection_in_horizontal_momentum_domain()), written as
 // icondiff_horizontal_* / icondiff_vertical_* (icondiff_interpolation_*) like the other stencils,
 // with the zone values and derived scalars the Dycore uses (icondiff_start_edge_nudging_level_2,
 // icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). The
@@ -866,6 +869,7 @@ const std::map<std::string, std::string>& dycore_argument_names() {
       {"pos_on_tplane_e_2", "pos_on_tplane_e_y"},
       {"inverse_dual_edge_lengths", "inv_dual_edge_length"},
       {"inverse_primal_edge_lengths", "inv_primal_edge_length"},
+      {"edge_areas", "area_edge"},
   };
   return names;
 }
@@ -901,6 +905,7 @@ DycoreInputs<Mem> dycore_inputs(const Context& c) {
   read_fields(c, in.metric, true);
   read_fields(c, in.interpolation, true);
   read_fields(c, in.edges, true);
+  read_fields(c, in.cells, true);
   in.metric.scaling_factor_for_3d_divdamp =
       c.view<V1<wp>>("scaling_factor_for_3d_divdamp", {c.k()}, true);
   return in;
@@ -1141,6 +1146,34 @@ void compute_diagnostics_from_normal_wind(Context& c) {
       });
 }
 
+/// Velocity advection's tendency of vn: edges [start of NUDGING_LEVEL_2, end of LOCAL) x [0, nlev)
+/// (advection_in_horizontal_momentum_domain(), as VelocityAdvection passes it),
+/// end_index_of_damping_layer from the file (the extra diffusion's band starts at
+/// max(2, end_index_of_damping_layer - 2)). cfl_w_limit and scalfac_exdiff are not read from the
+/// file: they are derived from its dtime by velocity_advection_scale_factors(), as an icondiff
+/// caller derives them, and written as icondiff_cfl_w_limit / icondiff_scalfac_exdiff for the
+/// caller to compare with VelocityAdvection._scale_factors_by_dtime. Output:
+/// normal_wind_advective_tendency.
+void compute_advection_in_horizontal_momentum(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  AdvectionInHorizontalMomentumArguments<Mem> args;
+  read_fields(c, args, false);
+  args.dtime = c.in.scalar<double>("dtime");
+  const VelocityAdvectionScaleFactors factors = velocity_advection_scale_factors(args.dtime);
+  args.cfl_w_limit = factors.cfl_w_limit;
+  args.scalfac_exdiff = factors.scalfac_exdiff;
+  args.apply_extra_diffusion_on_vn = c.in.scalar<int>("apply_extra_diffusion_on_vn") != 0;
+  write_dycore_zones(c);
+  c.out.attribute("icondiff_end_index_of_damping_layer",
+                  dycore.inputs().end_index_of_damping_layer);
+  c.out.real_attribute("icondiff_cfl_w_limit", static_cast<double>(args.cfl_w_limit));
+  c.out.real_attribute("icondiff_scalfac_exdiff", args.scalfac_exdiff);
+  run_dycore_program(
+      c, dycore.advection_in_horizontal_momentum_domain(),
+      [&] { dycore.compute_advection_in_horizontal_momentum(args); },
+      [&] { c.write("normal_wind_advective_tendency", args.normal_wind_advective_tendency); });
+}
+
 using StencilFunction = void (*)(Context&);
 
 const std::map<std::string, StencilFunction>& stencils() {
@@ -1176,6 +1209,7 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_predictor_step),
       ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_corrector_step),
       ICONDIFF_RUNNER_STENCIL(compute_diagnostics_from_normal_wind),
+      ICONDIFF_RUNNER_STENCIL(compute_advection_in_horizontal_momentum),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;

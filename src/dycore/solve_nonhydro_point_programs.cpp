@@ -1,0 +1,129 @@
+// Dycore<ExecSpace>'s small point programs of solve_nonhydro: each checks its arguments and
+// domain and launches its one body (dycore/dycore_stencils.hpp).
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/execution_spaces.hpp>
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/dycore_labels.hpp>
+#include <icondiff/dycore/dycore_stencils.hpp>
+
+#include <string>
+
+namespace icondiff {
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::lateral_boundary_cells_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::LateralBoundary1).start,
+                     g.range(Location::Cell, Zone::LateralBoundary4).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::halo_cells_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::Halo).start, g.num_cells}, 0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::hydrostatic_correction_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Edge, Zone::Nudging2).start,
+                     g.range(Location::Edge, Zone::Local).end},
+          inputs_.nlev - 1, inputs_.nlev};
+}
+
+template <class ExecSpace>
+template <class Arguments, class Body>
+void Dycore<ExecSpace>::run_point_program(const ExecSpace& space, const Arguments& args,
+                                          const ProgramDomain* domain_override,
+                                          const ProgramDomain& default_domain,
+                                          const Location location, const int levels,
+                                          const std::string& label, const Body& body) {
+  const std::string program = label.substr(dycore_labels::prefix.size());
+  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  const ProgramDomain domain = domain_override ? *domain_override : default_domain;
+  const index_t points =
+      location == Location::Cell ? inputs_.grid.num_cells : inputs_.grid.num_edges;
+  check_domain(domain, points, levels, program);
+  runner_.on(space).points_levels(label, domain.horizontal, domain.vertical_start,
+                                  domain.vertical_end, body);
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_exner_from_rhotheta(
+    const ExecSpace& space, const ExnerFromRhothetaArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, lateral_boundary_cells_domain(), Location::Cell,
+                    inputs_.nlev, dycore_labels::exner_from_rhotheta,
+                    dycore_stencils::compute_exner_from_rhotheta(args));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::update_theta_and_exner_in_halo(
+    const ExecSpace& space, const ThetaAndExnerInHaloArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, halo_cells_domain(), Location::Cell, inputs_.nlev,
+                    dycore_labels::theta_and_exner_in_halo,
+                    dycore_stencils::update_theta_and_exner_in_halo(inputs_, args));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::init_cell_kdim_field_with_zero_wp(
+    const ExecSpace& space, const InitCellKdimFieldArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  ProgramDomain half_levels = lateral_boundary_cells_domain();
+  half_levels.vertical_end = inputs_.nlev + 1;
+  run_point_program(space, args, domain, half_levels, Location::Cell, inputs_.nlev + 1,
+                    dycore_labels::init_cell_kdim_field_with_zero,
+                    dycore_stencils::init_cell_kdim_field_with_zero_wp(args));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::update_mass_flux_weighted(
+    const ExecSpace& space, const MassFluxWeightedArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, lateral_boundary_cells_domain(), Location::Cell,
+                    inputs_.nlev + 1, dycore_labels::mass_flux_weighted,
+                    dycore_stencils::update_mass_flux_weighted(inputs_, args));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_dwdz_for_divergence_damping(
+    const ExecSpace& space, const DwdzForDivergenceDampingArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, lateral_boundary_cells_domain(), Location::Cell,
+                    inputs_.nlev, dycore_labels::dwdz_for_divergence_damping,
+                    dycore_stencils::compute_dwdz_for_divergence_damping(inputs_, args));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_hydrostatic_correction_term(
+    const ExecSpace& space, const HydrostaticCorrectionArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, hydrostatic_correction_domain(), Location::Edge,
+                    inputs_.nlev, dycore_labels::hydrostatic_correction,
+                    dycore_stencils::compute_hydrostatic_correction_term(inputs_, tables_, args));
+}
+
+#define ICONDIFF_INSTANTIATE_POINT_PROGRAMS(SPACE)                                                 \
+  template ProgramDomain Dycore<SPACE>::lateral_boundary_cells_domain() const;                     \
+  template ProgramDomain Dycore<SPACE>::halo_cells_domain() const;                                 \
+  template ProgramDomain Dycore<SPACE>::hydrostatic_correction_domain() const;                     \
+  template void Dycore<SPACE>::compute_exner_from_rhotheta(                                        \
+      const SPACE&, const ExnerFromRhothetaArguments<SPACE::memory_space>&, const ProgramDomain*); \
+  template void Dycore<SPACE>::update_theta_and_exner_in_halo(                                     \
+      const SPACE&, const ThetaAndExnerInHaloArguments<SPACE::memory_space>&,                      \
+      const ProgramDomain*);                                                                       \
+  template void Dycore<SPACE>::init_cell_kdim_field_with_zero_wp(                                  \
+      const SPACE&, const InitCellKdimFieldArguments<SPACE::memory_space>&, const ProgramDomain*); \
+  template void Dycore<SPACE>::update_mass_flux_weighted(                                          \
+      const SPACE&, const MassFluxWeightedArguments<SPACE::memory_space>&, const ProgramDomain*);  \
+  template void Dycore<SPACE>::compute_dwdz_for_divergence_damping(                                \
+      const SPACE&, const DwdzForDivergenceDampingArguments<SPACE::memory_space>&,                 \
+      const ProgramDomain*);                                                                       \
+  template void Dycore<SPACE>::compute_hydrostatic_correction_term(                                \
+      const SPACE&, const HydrostaticCorrectionArguments<SPACE::memory_space>&,                    \
+      const ProgramDomain*);
+ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_POINT_PROGRAMS)
+
+}  // namespace icondiff

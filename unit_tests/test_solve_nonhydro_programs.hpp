@@ -1,0 +1,254 @@
+// The small point programs of solve_nonhydro (stencils/solve_nonhydro_point_programs.hpp) run
+// through Dycore<ExecSpace> against the independent plain-loop reference written from ICON4Py's
+// field operators (unit_tests/reference/solve_nonhydro_reference.hpp), on seeded random inputs,
+// on the torus and a global and a limited-area grid, under every loop schedule: over
+// solve_nonhydro's domain (the limited-area boundary's cells, the halo's cells, the lowest level
+// of the edges: empty on some grids) and over a random domain covering most of the grid, so every
+// body runs on every grid. Whole arrays are compared; points outside the domain keep their bits.
+// Double builds must agree with the reference exactly. Compiled once per backend.
+#include "reference/solve_nonhydro_reference.hpp"
+#include "support/dycore_test_cases.hpp"
+#include "support/field_compare.hpp"
+#include "support/random_dycore.hpp"
+
+#include <icondiff/dycore/dycore.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/kokkos_compat.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace icondiff {
+namespace solve_nonhydro_programs_test {
+
+using M = TEST_MEMSPACE;
+using Space = TEST_EXECSPACE;
+using test::HostArrays;
+
+std::vector<bool> as_bools(const std::vector<double>& values) {
+  std::vector<bool> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i] != 0;
+  return out;
+}
+
+/// Pure outputs NaN; the fields in `ranges` uniform in their range (positive densities and
+/// temperatures where a logarithm or a division needs them); the others as the dycore tests draw.
+test::FieldFiller filler(test::RandomSource& rng, const std::vector<std::string>& outputs,
+                         const std::map<std::string, std::pair<double, double>>& ranges) {
+  const test::FieldFiller standard = test::dycore_call_filler(rng, outputs);
+  return [&rng, standard, ranges](const FieldSpec& spec, index_t p, int j, int k) -> double {
+    const auto range = ranges.find(spec.name);
+    if (range == ranges.end()) return standard(spec, p, j, k);
+    return rng.uniform(range->second.first, range->second.second);
+  };
+}
+
+/// The domains a program is tested on: its own, and most of the grid's points and levels.
+std::vector<ProgramDomain> domains(const ProgramDomain& own, index_t points, int levels,
+                                   test::RandomSource& rng) {
+  ProgramDomain wide;
+  wide.horizontal = {rng.integer(0, int(points / 8)), points - rng.integer(0, int(points / 8))};
+  wide.vertical_start = own.vertical_start == own.vertical_end - 1 ? own.vertical_start : 1;
+  wide.vertical_end = own.vertical_start == own.vertical_end - 1 ? own.vertical_end : levels - 1;
+  return {own, wide};
+}
+
+template <class Ref>
+void set_domain(Ref& r, const ProgramDomain& d) {
+  r.horizontal_start = d.horizontal.start;
+  r.horizontal_end = d.horizontal.end;
+  r.vertical_start = d.vertical_start;
+  r.vertical_end = d.vertical_end;
+}
+
+/// One output of a call: the kernel's, the reference's and the initial values.
+template <class View>
+void expect_output(const char* what, const View& kernel, const test::HostField<double>& reference,
+                   const HostArrays& initial, const ProgramDomain& domain) {
+  test::expect_dycore_output(what, test::to_host_array(kernel).field(), reference,
+                             initial.at(what).field(), [&](index_t p, int k) {
+                               return domain.horizontal.contains(p) && k >= domain.vertical_start &&
+                                      k < domain.vertical_end;
+                             });
+}
+
+/// Runs `test(grid case, dycore, statics, inputs, rng)` for every grid and schedule.
+template <class Test>
+void for_every_case(const std::string& program, const Test& test) {
+  for (auto& g : test::dycore_grids()) {
+    const DeviceGrid<M> device(g.grid);
+    test::RandomSource static_rng(test::dycore_seed(program + " statics " + g.name));
+    HostArrays statics;
+    const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, static_rng, statics);
+    for (const LoopSchedule schedule : all_loop_schedules) {
+      SCOPED_TRACE(g.name + " " + to_string(schedule));
+      DycoreOptions<Space> options;
+      options.schedule = schedule;
+      Dycore<Space> dycore(DycoreConfig{}, in, options);
+      test::RandomSource rng(test::dycore_seed(program + " " + g.name));
+      test(g, dycore, statics, in, rng);
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, DycoreComputeExnerFromRhothetaMatchesReference) {
+  for_every_case("exner_from_rhotheta", [](auto& g, auto& dycore, const HostArrays&,
+                                           const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain :
+         domains(dycore.lateral_boundary_cells_domain(), in.grid.num_cells, in.nlev, rng)) {
+      HostArrays host;
+      auto call = test::random_state<ExnerFromRhothetaArguments, M>(
+          in.sizes(), filler(rng, {"theta_v"}, {{"rho", {0.5, 1.5}}, {"exner", {250.0, 350.0}}}),
+          host, "icondiff::test::");
+      reference::ComputeExnerFromRhothetaArgs ref;
+      ref.rho = host.at("rho").field();
+      ref.theta_v = host.at("theta_v").field();
+      ref.exner = host.at("exner").field();
+      set_domain(ref, domain);
+      reference::compute_exner_from_rhotheta(g.grid, ref);
+      dycore.compute_exner_from_rhotheta(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("theta_v", call.theta_v, ref.theta_v, host, domain);
+      expect_output("exner", call.exner, ref.exner, host, domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreUpdateThetaAndExnerInHaloMatchesReference) {
+  for_every_case("theta_exner_halo", [](auto& g, auto& dycore, const HostArrays& statics,
+                                        const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain :
+         domains(dycore.halo_cells_domain(), in.grid.num_cells, in.nlev, rng)) {
+      HostArrays host;
+      // exner_new holds theta_v where the mask is false, exner where it is true.
+      auto call = test::random_state<ThetaAndExnerInHaloArguments, M>(
+          in.sizes(),
+          filler(rng, {"theta_v_new"},
+                 {{"rho_now", {0.5, 1.5}},
+                  {"rho_new", {0.5, 1.5}},
+                  {"theta_v_now", {250.0, 350.0}},
+                  {"exner_new", {250.0, 350.0}},
+                  {"exner_now", {0.8, 1.0}}}),
+          host, "icondiff::test::");
+      reference::UpdateThetaAndExnerInHaloArgs ref;
+      ref.mask_prog_halo_c = as_bools(statics.at("mask_prog_halo_c").vector());
+      ref.rho_now = host.at("rho_now").field();
+      ref.rho_new = host.at("rho_new").field();
+      ref.theta_v_now = host.at("theta_v_now").field();
+      ref.theta_v_new = host.at("theta_v_new").field();
+      ref.exner_new = host.at("exner_new").field();
+      ref.exner_now = host.at("exner_now").field();
+      set_domain(ref, domain);
+      reference::update_theta_and_exner_in_halo(g.grid, ref);
+      dycore.update_theta_and_exner_in_halo(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("theta_v_new", call.theta_v_new, ref.theta_v_new, host, domain);
+      expect_output("exner_new", call.exner_new, ref.exner_new, host, domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreInitCellKdimFieldWithZeroMatchesReference) {
+  for_every_case("init_zero", [](auto& g, auto& dycore, const HostArrays&,
+                                 const DycoreInputs<M>& in, test::RandomSource& rng) {
+    ProgramDomain own = dycore.lateral_boundary_cells_domain();
+    own.vertical_end = in.nlev + 1;
+    for (const ProgramDomain& domain : domains(own, in.grid.num_cells, in.nlev + 1, rng)) {
+      HostArrays host;
+      auto call = test::random_state<InitCellKdimFieldArguments, M>(
+          in.sizes(), test::dycore_call_filler(rng, {}), host, "icondiff::test::");
+      reference::InitCellKdimFieldWithZeroWpArgs ref;
+      ref.field_with_zero_wp = host.at("field_with_zero_wp").field();
+      set_domain(ref, domain);
+      reference::init_cell_kdim_field_with_zero_wp(g.grid, ref);
+      dycore.init_cell_kdim_field_with_zero_wp(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("field_with_zero_wp", call.field_with_zero_wp, ref.field_with_zero_wp, host,
+                    domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreUpdateMassFluxWeightedMatchesReference) {
+  for_every_case("mass_flux_weighted", [](auto& g, auto& dycore, const HostArrays& statics,
+                                          const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain :
+         domains(dycore.lateral_boundary_cells_domain(), in.grid.num_cells, in.nlev, rng)) {
+      HostArrays host;
+      auto call = test::random_state<MassFluxWeightedArguments, M>(
+          in.sizes(), test::dycore_call_filler(rng, {}), host, "icondiff::test::");
+      call.r_nsubsteps = 1.0 / rng.integer(1, 8);
+      reference::UpdateMassFluxWeightedArgs ref;
+      ref.rho_ic = host.at("rho_ic").field();
+      ref.vwind_expl_wgt = statics.at("exner_w_explicit_weight_parameter").vector();
+      ref.vwind_impl_wgt = statics.at("exner_w_implicit_weight_parameter").vector();
+      ref.w_now = host.at("w_now").field();
+      ref.w_new = host.at("w_new").field();
+      ref.w_concorr_c = host.at("w_concorr_c").field();
+      ref.mass_flx_ic = host.at("mass_flx_ic").field();
+      ref.r_nsubsteps = call.r_nsubsteps;
+      set_domain(ref, domain);
+      reference::update_mass_flux_weighted(g.grid, ref);
+      dycore.update_mass_flux_weighted(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("mass_flx_ic", call.mass_flx_ic, ref.mass_flx_ic, host, domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeDwdzForDivergenceDampingMatchesReference) {
+  for_every_case("dwdz", [](auto& g, auto& dycore, const HostArrays& statics,
+                            const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain :
+         domains(dycore.lateral_boundary_cells_domain(), in.grid.num_cells, in.nlev, rng)) {
+      HostArrays host;
+      auto call = test::random_state<DwdzForDivergenceDampingArguments, M>(
+          in.sizes(), test::dycore_call_filler(rng, {"z_dwdz_dd"}), host, "icondiff::test::");
+      reference::ComputeDwdzForDivergenceDampingArgs ref;
+      ref.inv_ddqz_z_full = statics.at("inv_ddqz_z_full").field();
+      ref.w = host.at("w").field();
+      ref.w_concorr_c = host.at("w_concorr_c").field();
+      ref.z_dwdz_dd = host.at("z_dwdz_dd").field();
+      set_domain(ref, domain);
+      reference::compute_dwdz_for_divergence_damping(g.grid, ref);
+      dycore.compute_dwdz_for_divergence_damping(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("z_dwdz_dd", call.z_dwdz_dd, ref.z_dwdz_dd, host, domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeHydrostaticCorrectionTermMatchesReference) {
+  for_every_case("hydrostatic_correction", [](auto& g, auto& dycore, const HostArrays& statics,
+                                              const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain :
+         domains(dycore.hydrostatic_correction_domain(), in.grid.num_edges, in.nlev, rng)) {
+      HostArrays host;
+      auto call = test::random_state<HydrostaticCorrectionArguments, M>(
+          in.sizes(),
+          filler(rng, {"z_hydro_corr"},
+                 {{"theta_v", {250.0, 350.0}}, {"theta_v_ic", {250.0, 350.0}}}),
+          host, "icondiff::test::");
+      reference::ComputeHydrostaticCorrectionTermArgs ref;
+      ref.theta_v = host.at("theta_v").field();
+      ref.ikoffset = statics.at("vertoffset_gradp").int_field3();
+      ref.zdiff_gradp = statics.at("zdiff_gradp").field3();
+      ref.theta_v_ic = host.at("theta_v_ic").field();
+      ref.inv_ddqz_z_full = statics.at("inv_ddqz_z_full").field();
+      ref.inv_dual_edge_length = statics.at("inverse_dual_edge_lengths").vector();
+      ref.z_hydro_corr = host.at("z_hydro_corr").field();
+      set_domain(ref, domain);
+      reference::compute_hydrostatic_correction_term(g.grid, ref);
+      dycore.compute_hydrostatic_correction_term(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      expect_output("z_hydro_corr", call.z_hydro_corr, ref.z_hydro_corr, host, domain);
+    }
+  });
+}
+
+}  // namespace solve_nonhydro_programs_test
+}  // namespace icondiff
