@@ -17,8 +17,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -247,6 +250,153 @@ TEST(TEST_CATEGORY, DycoreComputeHydrostaticCorrectionTermMatchesReference) {
       compat::fence(Space(), "test");
       expect_output("z_hydro_corr", call.z_hydro_corr, ref.z_hydro_corr, host, domain);
     }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeHorizontalVelocityQuantitiesAndFluxesMatchesReference) {
+  for_every_case("horizontal_velocity", [](auto& g, auto& dycore, const HostArrays& statics,
+                                           const DycoreInputs<M>& in, test::RandomSource& rng) {
+    const ProgramDomain own = dycore.horizontal_velocity_quantities_domain();
+    ProgramDomain sub = own;  // fewer points and levels (the extrapolation moves up with them)
+    sub.horizontal = {own.horizontal.start + rng.integer(0, int(own.horizontal.size() / 4)),
+                      own.horizontal.end - rng.integer(0, int(own.horizontal.size() / 4))};
+    sub.vertical_start = 1;
+    sub.vertical_end = in.nlev;
+    for (const ProgramDomain& domain : {own, sub}) {
+      HostArrays host;
+      const std::vector<std::string> outputs = {
+          "spatially_averaged_vn",
+          "horizontal_gradient_of_normal_wind_divergence",
+          "tangential_wind",
+          "mass_flux_at_edges_on_model_levels",
+          "theta_v_flux_at_edges_on_model_levels",
+          "tangential_wind_on_half_levels",
+          "vn_on_half_levels",
+          "horizontal_kinetic_energy_at_edges_on_model_levels"};
+      auto call = test::random_state<HorizontalVelocityQuantitiesArguments, M>(
+          in.sizes(), test::dycore_call_filler(rng, outputs), host, "icondiff::test::");
+      reference::ComputeHorizontalVelocityQuantitiesAndFluxesArgs ref;
+      for (const auto& [field, name] :
+           std::initializer_list<std::pair<test::HostField<double>*, const char*>>{
+               {&ref.spatially_averaged_vn, "spatially_averaged_vn"},
+               {&ref.horizontal_gradient_of_normal_wind_divergence,
+                "horizontal_gradient_of_normal_wind_divergence"},
+               {&ref.tangential_wind, "tangential_wind"},
+               {&ref.mass_flux_at_edges_on_model_levels, "mass_flux_at_edges_on_model_levels"},
+               {&ref.theta_v_flux_at_edges_on_model_levels,
+                "theta_v_flux_at_edges_on_model_levels"},
+               {&ref.tangential_wind_on_half_levels, "tangential_wind_on_half_levels"},
+               {&ref.vn_on_half_levels, "vn_on_half_levels"},
+               {&ref.horizontal_kinetic_energy_at_edges_on_model_levels,
+                "horizontal_kinetic_energy_at_edges_on_model_levels"},
+               {&ref.contravariant_correction_at_edges_on_model_levels,
+                "contravariant_correction_at_edges_on_model_levels"},
+               {&ref.vn, "vn"},
+               {&ref.rho_at_edges_on_model_levels, "rho_at_edges_on_model_levels"},
+               {&ref.theta_v_at_edges_on_model_levels, "theta_v_at_edges_on_model_levels"}})
+        *field = host.at(name).field();
+      ref.e_flx_avg = statics.at("e_flx_avg").table();
+      ref.geofac_grdiv = statics.at("geofac_grdiv").table();
+      ref.rbf_vec_coeff_e = statics.at("rbf_vec_coeff_e").table();
+      for (const auto& [field, name] :
+           std::initializer_list<std::pair<test::HostField<double>*, const char*>>{
+               {&ref.ddqz_z_full_e, "ddqz_z_full_e"},
+               {&ref.ddxn_z_full, "ddxn_z_full"},
+               {&ref.ddxt_z_full, "ddxt_z_full"},
+               {&ref.wgtfac_e, "wgtfac_e"},
+               {&ref.wgtfacq_e, "wgtfacq_e"}})
+        *field = statics.at(name).field();
+      ref.nflatlev = in.nflatlev;
+      set_domain(ref, domain);
+      reference::compute_horizontal_velocity_quantities_and_fluxes(g.grid, ref);
+      dycore.compute_horizontal_velocity_quantities_and_fluxes(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      ProgramDomain main = domain;  // every output but vn_ie stops above the extrapolated level
+      main.vertical_end = domain.vertical_end - 1;
+      ProgramDomain flat = main;
+      flat.vertical_start = std::max(main.vertical_start, in.nflatlev);
+      expect_output("spatially_averaged_vn", call.spatially_averaged_vn, ref.spatially_averaged_vn,
+                    host, main);
+      expect_output("horizontal_gradient_of_normal_wind_divergence",
+                    call.horizontal_gradient_of_normal_wind_divergence,
+                    ref.horizontal_gradient_of_normal_wind_divergence, host, main);
+      expect_output("tangential_wind", call.tangential_wind, ref.tangential_wind, host, main);
+      expect_output("mass_flux_at_edges_on_model_levels", call.mass_flux_at_edges_on_model_levels,
+                    ref.mass_flux_at_edges_on_model_levels, host, main);
+      expect_output("theta_v_flux_at_edges_on_model_levels",
+                    call.theta_v_flux_at_edges_on_model_levels,
+                    ref.theta_v_flux_at_edges_on_model_levels, host, main);
+      expect_output("tangential_wind_on_half_levels", call.tangential_wind_on_half_levels,
+                    ref.tangential_wind_on_half_levels, host, main);
+      expect_output("vn_on_half_levels", call.vn_on_half_levels, ref.vn_on_half_levels, host,
+                    domain);
+      expect_output("horizontal_kinetic_energy_at_edges_on_model_levels",
+                    call.horizontal_kinetic_energy_at_edges_on_model_levels,
+                    ref.horizontal_kinetic_energy_at_edges_on_model_levels, host, main);
+      expect_output("contravariant_correction_at_edges_on_model_levels",
+                    call.contravariant_correction_at_edges_on_model_levels,
+                    ref.contravariant_correction_at_edges_on_model_levels, host, flat);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeAveragedVnAndFluxesMatchesReference) {
+  for_every_case("averaged_vn", [](auto& g, auto& dycore, const HostArrays& statics,
+                                   const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const bool prepare_advection : {false, true})
+      for (const bool first : {false, true})
+        for (const ProgramDomain& domain :
+             domains(dycore.averaged_vn_and_fluxes_domain(), in.grid.num_edges, in.nlev, rng)) {
+          HostArrays host;
+          auto call = test::random_state<AveragedVnAndFluxesArguments, M>(
+              in.sizes(),
+              test::dycore_call_filler(
+                  rng, {"spatially_averaged_vn", "mass_flux_at_edges_on_model_levels",
+                        "theta_v_flux_at_edges_on_model_levels"}),
+              host, "icondiff::test::");
+          call.prepare_advection = prepare_advection;
+          call.at_first_substep = first;
+          call.r_nsubsteps = 1.0 / rng.integer(1, 8);
+          reference::ComputeAveragedVnAndFluxesArgs ref;
+          ref.spatially_averaged_vn = host.at("spatially_averaged_vn").field();
+          ref.mass_flux_at_edges_on_model_levels =
+              host.at("mass_flux_at_edges_on_model_levels").field();
+          ref.theta_v_flux_at_edges_on_model_levels =
+              host.at("theta_v_flux_at_edges_on_model_levels").field();
+          ref.substep_and_spatially_averaged_vn =
+              host.at("substep_and_spatially_averaged_vn").field();
+          ref.substep_averaged_mass_flux = host.at("substep_averaged_mass_flux").field();
+          ref.e_flx_avg = statics.at("e_flx_avg").table();
+          ref.vn = host.at("vn").field();
+          ref.rho_at_edges_on_model_levels = host.at("rho_at_edges_on_model_levels").field();
+          ref.ddqz_z_full_e = statics.at("ddqz_z_full_e").field();
+          ref.theta_v_at_edges_on_model_levels =
+              host.at("theta_v_at_edges_on_model_levels").field();
+          ref.prepare_advection = prepare_advection;
+          ref.at_first_substep = first;
+          ref.r_nsubsteps = call.r_nsubsteps;
+          set_domain(ref, domain);
+          reference::compute_averaged_vn_and_fluxes(g.grid, ref);
+          dycore.compute_averaged_vn_and_fluxes(Space(), call, &domain);
+          compat::fence(Space(), "test");
+          for (const auto& [view, reference, name] :
+               std::initializer_list<std::tuple<decltype(call.spatially_averaged_vn),
+                                                const test::HostField<double>*, const char*>>{
+                   {call.spatially_averaged_vn, &ref.spatially_averaged_vn,
+                    "spatially_averaged_vn"},
+                   {call.mass_flux_at_edges_on_model_levels,
+                    &ref.mass_flux_at_edges_on_model_levels, "mass_flux_at_edges_on_model_levels"},
+                   {call.theta_v_flux_at_edges_on_model_levels,
+                    &ref.theta_v_flux_at_edges_on_model_levels,
+                    "theta_v_flux_at_edges_on_model_levels"}})
+            expect_output(name, view, *reference, host, domain);
+          ProgramDomain accumulated = domain;  // nowhere without prepare_advection
+          if (!prepare_advection) accumulated.vertical_end = accumulated.vertical_start;
+          expect_output("substep_and_spatially_averaged_vn", call.substep_and_spatially_averaged_vn,
+                        ref.substep_and_spatially_averaged_vn, host, accumulated);
+          expect_output("substep_averaged_mass_flux", call.substep_averaged_mass_flux,
+                        ref.substep_averaged_mass_flux, host, accumulated);
+        }
   });
 }
 

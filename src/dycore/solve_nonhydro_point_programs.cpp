@@ -105,10 +105,59 @@ void Dycore<ExecSpace>::compute_hydrostatic_correction_term(
                     dycore_stencils::compute_hydrostatic_correction_term(inputs_, tables_, args));
 }
 
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::horizontal_velocity_quantities_domain() const {
+  ProgramDomain d = averaged_vn_and_fluxes_domain();
+  d.vertical_end = inputs_.nlev + 1;
+  return d;
+}
+
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::averaged_vn_and_fluxes_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Edge, Zone::LateralBoundary5).start,
+                     g.range(Location::Edge, Zone::Halo2).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_horizontal_velocity_quantities_and_fluxes(
+    const ExecSpace& space, const HorizontalVelocityQuantitiesArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  const ProgramDomain d = domain ? *domain : horizontal_velocity_quantities_domain();
+  if (d.vertical_end > d.vertical_start && d.vertical_end < 4)
+    throw InvalidArgument(
+        "dycore: compute_horizontal_velocity_quantities_and_fluxes vertical_end = " +
+        std::to_string(d.vertical_end) +
+        ": its last level extrapolates from the three levels above it, so "
+        "vertical_end must be at least 4");
+  run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev + 1,
+                    dycore_labels::horizontal_velocity_quantities,
+                    dycore_stencils::compute_horizontal_velocity_quantities_and_fluxes(
+                        inputs_, tables_, args, d.vertical_end));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_averaged_vn_and_fluxes(
+    const ExecSpace& space, const AveragedVnAndFluxesArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  run_point_program(space, args, domain, averaged_vn_and_fluxes_domain(), Location::Edge,
+                    inputs_.nlev, dycore_labels::averaged_vn_and_fluxes,
+                    dycore_stencils::compute_averaged_vn_and_fluxes(inputs_, tables_, args));
+}
+
 #define ICONDIFF_INSTANTIATE_POINT_PROGRAMS(SPACE)                                                 \
   template ProgramDomain Dycore<SPACE>::lateral_boundary_cells_domain() const;                     \
   template ProgramDomain Dycore<SPACE>::halo_cells_domain() const;                                 \
   template ProgramDomain Dycore<SPACE>::hydrostatic_correction_domain() const;                     \
+  template ProgramDomain Dycore<SPACE>::horizontal_velocity_quantities_domain() const;             \
+  template ProgramDomain Dycore<SPACE>::averaged_vn_and_fluxes_domain() const;                     \
+  template void Dycore<SPACE>::compute_horizontal_velocity_quantities_and_fluxes(                  \
+      const SPACE&, const HorizontalVelocityQuantitiesArguments<SPACE::memory_space>&,             \
+      const ProgramDomain*);                                                                       \
+  template void Dycore<SPACE>::compute_averaged_vn_and_fluxes(                                     \
+      const SPACE&, const AveragedVnAndFluxesArguments<SPACE::memory_space>&,                      \
+      const ProgramDomain*);                                                                       \
   template void Dycore<SPACE>::compute_exner_from_rhotheta(                                        \
       const SPACE&, const ExnerFromRhothetaArguments<SPACE::memory_space>&, const ProgramDomain*); \
   template void Dycore<SPACE>::update_theta_and_exner_in_halo(                                     \

@@ -96,6 +96,11 @@ class Dycore {
   /// Edges [start of NUDGING_LEVEL_2, end of LOCAL) x [nlev - 1, nlev): the lowest level
   /// (compute_hydrostatic_correction_term).
   ProgramDomain hydrostatic_correction_domain() const;
+  /// Edges [start of LATERAL_BOUNDARY_LEVEL_5, end of HALO_LEVEL_2) x [0, nlev + 1)
+  /// (compute_horizontal_velocity_quantities_and_fluxes; level nlev: the extrapolated vn_ie) and
+  /// x [0, nlev) (compute_averaged_vn_and_fluxes).
+  ProgramDomain horizontal_velocity_quantities_domain() const;
+  ProgramDomain averaged_vn_and_fluxes_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -186,6 +191,14 @@ class Dycore {
   void compute_hydrostatic_correction_term(const ExecSpace& space,
                                            const HydrostaticCorrectionArguments<memory_space>& args,
                                            const ProgramDomain* domain = nullptr);
+
+  // ---- solve_nonhydro's horizontal velocity programs
+  void compute_horizontal_velocity_quantities_and_fluxes(
+      const ExecSpace& space, const HorizontalVelocityQuantitiesArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
+  void compute_averaged_vn_and_fluxes(const ExecSpace& space,
+                                      const AveragedVnAndFluxesArguments<memory_space>& args,
+                                      const ProgramDomain* domain = nullptr);
 
   const DycoreConfig& config() const { return config_; }
   const DycoreInputs<memory_space>& inputs() const { return inputs_; }

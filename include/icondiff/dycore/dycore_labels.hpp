@@ -8,6 +8,7 @@
 #include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/compute_horizontal_velocity_quantities.hpp>
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -29,6 +30,10 @@ inline const std::string solver_predictor =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::predictor_name;
 inline const std::string solver_corrector =
     prefix + stencils::VerticallyImplicitSolver<Kokkos::HostSpace>::corrector_name;
+inline const std::string horizontal_velocity_quantities =
+    prefix + stencils::ComputeHorizontalVelocityQuantitiesAndFluxes<Kokkos::HostSpace>::name;
+inline const std::string averaged_vn_and_fluxes =
+    prefix + stencils::ComputeAveragedVnAndFluxes<Kokkos::HostSpace>::name;
 /// The small point programs of solve_nonhydro.
 inline const std::string exner_from_rhotheta =
     prefix + stencils::ComputeExnerFromRhotheta<Kokkos::HostSpace>::name;

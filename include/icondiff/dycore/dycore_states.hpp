@@ -57,7 +57,8 @@ namespace icondiff {
   ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
   ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
   ICONDIFF_STATIC_geofac_rot(FIELD)                                                                \
-  ICONDIFF_STATIC_geofac_n2s(FIELD)
+  ICONDIFF_STATIC_geofac_n2s(FIELD)                                                                \
+  ICONDIFF_STATIC_e_flx_avg(FIELD)
 
 #define ICONDIFF_DYCORE_EDGE_FIELDS(FIELD)                                                         \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
@@ -177,6 +178,20 @@ namespace icondiff {
   ICONDIFF_STATIC_zdiff_gradp(FIELD)                                                               \
   ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)
+
+/// solve_nonhydro's horizontal velocity programs (stencils/compute_horizontal_velocity_quantities).
+#define ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_STATICS(FIELD)                                     \
+  ICONDIFF_STATIC_e_flx_avg(FIELD)                                                                 \
+  ICONDIFF_STATIC_geofac_grdiv(FIELD)                                                              \
+  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)
+#define ICONDIFF_AVERAGED_VN_AND_FLUXES_STATICS(FIELD)                                             \
+  ICONDIFF_STATIC_e_flx_avg(FIELD)                                                                 \
+  ICONDIFF_STATIC_ddqz_z_full_e(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -435,6 +450,53 @@ namespace icondiff {
         "hydrostatic correction of the pressure gradient (output on the lowest level)",            \
         "z_hydro_corr", "")
 
+/// compute_horizontal_velocity_quantities_and_fluxes (solve_nonhydro's predictor).
+#define ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_FIELDS(FIELD)                                      \
+  FIELD(spatially_averaged_vn, wp, Edge, None, Full, Required, "m s-1",                            \
+        "vn averaged over the edge's neighbours (output)", "z_vn_avg", "")                         \
+  FIELD(horizontal_gradient_of_normal_wind_divergence, vp, Edge, None, Full, Required, "m-1 s-1",  \
+        "horizontal gradient of the divergence of vn (output)", "z_graddiv_vn", "")                \
+  FIELD(tangential_wind, vp, Edge, None, Full, Required, "m s-1", "tangential wind (output)",      \
+        "p_nh%diag%vt", "")                                                                        \
+  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",          \
+        "horizontal mass flux (output)", "p_nh%diag%mass_fl_e", "")                                \
+  FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
+        "horizontal theta_v flux (output)", "z_theta_v_fl_e", "")                                  \
+  FIELD(tangential_wind_on_half_levels, vp, Edge, None, Full, Required, "m s-1",                   \
+        "tangential wind at half levels (output)", "z_vt_ie", "")                                  \
+  FIELD(vn_on_half_levels, vp, Edge, None, Half, Required, "m s-1",                                \
+        "normal wind at half levels (output)", "p_nh%diag%vn_ie", "")                              \
+  FIELD(horizontal_kinetic_energy_at_edges_on_model_levels, vp, Edge, None, Full, Required,        \
+        "m2 s-2", "horizontal kinetic energy at edges (output)", "z_kin_hor_e", "")                \
+  FIELD(contravariant_correction_at_edges_on_model_levels, vp, Edge, None, Full, Required,         \
+        "m s-1", "contravariant correction at edges (output from nflatlev on)", "z_w_concorr_me",  \
+        "")                                                                                        \
+  FIELD(vn, wp, Edge, None, Full, Required, "m s-1", "normal wind", "p_nh%prog(nnow)%vn", "")      \
+  FIELD(rho_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-3",                    \
+        "density at edges", "z_rho_e", "")                                                         \
+  FIELD(theta_v_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K",                     \
+        "theta_v at edges", "z_theta_v_e", "")
+
+/// compute_averaged_vn_and_fluxes (solve_nonhydro's corrector).
+#define ICONDIFF_AVERAGED_VN_AND_FLUXES_FIELDS(FIELD)                                              \
+  FIELD(spatially_averaged_vn, wp, Edge, None, Full, Required, "m s-1",                            \
+        "vn averaged over the edge's neighbours (output)", "z_vn_avg", "")                         \
+  FIELD(mass_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-2 s-1",          \
+        "horizontal mass flux (output)", "p_nh%diag%mass_fl_e", "")                                \
+  FIELD(theta_v_flux_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K kg m-2 s-1",     \
+        "horizontal theta_v flux (output)", "z_theta_v_fl_e", "")                                  \
+  FIELD(substep_and_spatially_averaged_vn, wp, Edge, None, Full, Required, "m s-1",                \
+        "vn averaged over the substeps for tracer advection (in/out with prepare_advection)",      \
+        "prep_adv%vn_traj", "")                                                                    \
+  FIELD(substep_averaged_mass_flux, wp, Edge, None, Full, Required, "kg m-2 s-1",                  \
+        "mass flux averaged over the substeps (in/out with prepare_advection)",                    \
+        "prep_adv%mass_flx_me", "")                                                                \
+  FIELD(vn, wp, Edge, None, Full, Required, "m s-1", "normal wind", "p_nh%prog(nnew)%vn", "")      \
+  FIELD(rho_at_edges_on_model_levels, wp, Edge, None, Full, Required, "kg m-3",                    \
+        "density at edges", "z_rho_e", "")                                                         \
+  FIELD(theta_v_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K",                     \
+        "theta_v at edges", "z_theta_v_e", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -526,6 +588,11 @@ namespace icondiff {
   ARG(apply_extra_diffusion_on_vn, bool, true,                                                     \
       "extra diffusion where the vertical CFL approaches its limit (VelocityAdvection: always)")
 
+#define ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(ARG)                                               \
+  ARG(prepare_advection, bool, false, "accumulate the substep averages for tracer advection "      \
+      "(lprep_adv)")                                                                               \
+  ARG(at_first_substep, bool, false, "the first dynamics substep: set instead of accumulate")      \
+  ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")
 #define ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(ARG)                                                   \
   ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")
 
@@ -537,6 +604,8 @@ namespace icondiff {
   ICONDIFF_DIVDAMP_UPDATE_VN_FIELDS(X) ICONDIFF_DIVDAMP_UPDATE_VN_SCALARS(X)
 #define ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS(X)                                                     \
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
+#define ICONDIFF_AVERAGED_VN_AND_FLUXES_ARGUMENTS(X)                                               \
+  ICONDIFF_AVERAGED_VN_AND_FLUXES_FIELDS(X) ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(X)
 #define ICONDIFF_MASS_FLUX_WEIGHTED_ARGUMENTS(X)                                                   \
   ICONDIFF_MASS_FLUX_WEIGHTED_FIELDS(X) ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(X)
 #define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS(X)                            \
@@ -607,6 +676,18 @@ template <class MemorySpace>
 struct DiagnosticsFromNormalWindArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_FIELDS)
   ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of compute_horizontal_velocity_quantities_and_fluxes.
+template <class MemorySpace>
+struct HorizontalVelocityQuantitiesArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_FIELDS)
+};
+/// One call of compute_averaged_vn_and_fluxes.
+template <class MemorySpace>
+struct AveragedVnAndFluxesArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_AVERAGED_VN_AND_FLUXES_FIELDS)
+  ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 /// One call of each small point program of solve_nonhydro.

@@ -16,6 +16,7 @@
 #include <icondiff/stencils/compute_advection_in_vertical_momentum.hpp>
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
+#include <icondiff/stencils/compute_horizontal_velocity_quantities.hpp>
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -79,6 +80,14 @@ ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta_arguments, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_velocity_quantities_statics,
+                             ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_velocity_quantities_arguments,
+                             ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(averaged_vn_and_fluxes_statics,
+                             ICONDIFF_AVERAGED_VN_AND_FLUXES_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(averaged_vn_and_fluxes_arguments,
+                             ICONDIFF_AVERAGED_VN_AND_FLUXES_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(theta_and_exner_in_halo_statics,
                              ICONDIFF_THETA_AND_EXNER_IN_HALO_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(theta_and_exner_in_halo_arguments,
@@ -273,6 +282,33 @@ stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_corrector_v
                                                          in.edges, in.cells);
   fill::advection_in_corrector_vertical_momentum_arguments(body, args);
   body.corrector = true;
+  return body;
+}
+
+// ---- solve_nonhydro's horizontal velocity programs ---------------------------------------------
+template <class M>
+stencils::ComputeHorizontalVelocityQuantitiesAndFluxes<M>
+compute_horizontal_velocity_quantities_and_fluxes(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const HorizontalVelocityQuantitiesArguments<M>& args, const index_t vertical_end) {
+  stencils::ComputeHorizontalVelocityQuantitiesAndFluxes<M> body;
+  fill::horizontal_velocity_quantities_statics(body, in.metric, in.interpolation, in.edges,
+                                               in.cells);
+  fill::horizontal_velocity_quantities_arguments(body, args);
+  body.e2c2e = tables.e2c2e;
+  body.e2c2eo = tables.e2c2eo;
+  body.nflatlev = in.nflatlev;
+  body.vertical_end = vertical_end;
+  return body;
+}
+template <class M>
+stencils::ComputeAveragedVnAndFluxes<M> compute_averaged_vn_and_fluxes(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AveragedVnAndFluxesArguments<M>& args) {
+  stencils::ComputeAveragedVnAndFluxes<M> body;
+  fill::averaged_vn_and_fluxes_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::averaged_vn_and_fluxes_arguments(body, args);
+  body.e2c2eo = tables.e2c2eo;
   return body;
 }
 

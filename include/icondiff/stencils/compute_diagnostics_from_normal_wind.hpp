@@ -22,6 +22,51 @@
 
 namespace icondiff::stencils {
 
+// ---- The edge diagnostics of vn, shared with solve_nonhydro's
+// compute_horizontal_velocity_quantities_and_fluxes (compute_horizontal_velocity_quantities.hpp).
+
+/// _compute_tangential_wind: the RBF sum over E2C2E in slot order, rounded to vp.
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION vp rbf_tangential_wind(const ConstField<wp, MemorySpace>& rbf_vec_coeff_e,
+                                              const ConstField<wp, MemorySpace>& vn,
+                                              const ConstIndexTable<MemorySpace>& e2c2e,
+                                              const index_t e, const index_t k) {
+  wp vt = 0;
+  for (int j = 0; j < 4; ++j) vt += rbf_vec_coeff_e(e, j) * vn(e2c2e(e, j), k);
+  return static_cast<vp>(vt);
+}
+
+/// _interpolate_to_half_levels: wgtfac_e x(k) + (1 - wgtfac_e) x(k - 1), x itself on level 0.
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION vp half_level_value(const ConstField<vp, MemorySpace>& wgtfac_e,
+                                           const index_t e, const index_t k, const wp x,
+                                           const wp x_above) {
+  if (k == 0) return static_cast<vp>(x);
+  const wp weight = static_cast<wp>(wgtfac_e(e, k));
+  return static_cast<vp>(weight * x + (wp(1) - weight) * x_above);
+}
+
+/// _compute_horizontal_kinetic_energy: 0.5 (vn vn + vt vt), vt vt in vp.
+KOKKOS_INLINE_FUNCTION vp kinetic_energy(const wp vn, const vp vt) {
+  return static_cast<vp>(wp(0.5) * (vn * vn + static_cast<wp>(vt * vt)));
+}
+
+/// _compute_contravariant_correction: vn ddxn + vt ddxt, the second product in vp.
+KOKKOS_INLINE_FUNCTION vp contravariant_correction(const wp vn, const vp ddxn, const vp ddxt,
+                                                   const vp vt) {
+  return static_cast<vp>(vn * static_cast<wp>(ddxn) + static_cast<wp>(vt * ddxt));
+}
+
+/// _extrapolate_at_top: vn_ie on level k from the three full levels above it.
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION vp extrapolated_vn_ie(const ConstField<vp, MemorySpace>& wgtfacq_e,
+                                             const ConstField<wp, MemorySpace>& vn, const index_t e,
+                                             const index_t k) {
+  return static_cast<vp>(static_cast<wp>(wgtfacq_e(e, k - 1)) * vn(e, k - 1) +
+                         static_cast<wp>(wgtfacq_e(e, k - 2)) * vn(e, k - 2) +
+                         static_cast<wp>(wgtfacq_e(e, k - 3)) * vn(e, k - 3));
+}
+
 template <class MemorySpace>
 struct ComputeDiagnosticsFromNormalWind {
   static constexpr const char* name = "compute_diagnostics_from_normal_wind";
@@ -57,19 +102,8 @@ struct ComputeDiagnosticsFromNormalWind {
   /// The program's vertical_end: level vertical_end - 1 gets only the extrapolated vn_ie.
   index_t vertical_end = 0;
 
-  /// _compute_tangential_wind: the RBF sum over E2C2E in slot order, rounded to vp.
   KOKKOS_INLINE_FUNCTION vp tangential_wind_at(const index_t e, const index_t k) const {
-    wp vt = 0;
-    for (int j = 0; j < 4; ++j) vt += rbf_vec_coeff_e(e, j) * vn(e2c2e(e, j), k);
-    return static_cast<vp>(vt);
-  }
-
-  /// _interpolate_to_half_levels: wgtfac_e x(k) + (1 - wgtfac_e) x(k - 1), x itself on level 0.
-  KOKKOS_INLINE_FUNCTION vp to_half_level(const index_t e, const index_t k, const wp x,
-                                          const wp x_above) const {
-    if (k == 0) return static_cast<vp>(x);
-    const wp weight = static_cast<wp>(wgtfac_e(e, k));
-    return static_cast<vp>(weight * x + (wp(1) - weight) * x_above);
+    return rbf_tangential_wind(rbf_vec_coeff_e, vn, e2c2e, e, k);
   }
 
   /// The horizontal advection of w from the fields above (horizontal_advection_of_w.hpp).
@@ -84,29 +118,24 @@ struct ComputeDiagnosticsFromNormalWind {
             v2c};
   }
 
-  /// _extrapolate_at_top: the lowest half level from the three full levels above it.
-  KOKKOS_INLINE_FUNCTION void extrapolate(const index_t e, const index_t k) const {
-    const wp vn_ie = static_cast<wp>(wgtfacq_e(e, k - 1)) * vn(e, k - 1) +
-                     static_cast<wp>(wgtfacq_e(e, k - 2)) * vn(e, k - 2) +
-                     static_cast<wp>(wgtfacq_e(e, k - 3)) * vn(e, k - 3);
-    vn_on_half_levels(e, k) = static_cast<vp>(vn_ie);
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
-    if (k == vertical_end - 1) return extrapolate(e, k);
+    if (k == vertical_end - 1) {
+      vn_on_half_levels(e, k) = extrapolated_vn_ie(wgtfacq_e, vn, e, k);
+      return;
+    }
     const wp vn_k = vn(e, k);
     const vp vt = tangential_wind_at(e, k);
     tangential_wind(e, k) = vt;
-    horizontal_kinetic_energy_at_edges_on_model_levels(e, k) =
-        static_cast<vp>(wp(0.5) * (vn_k * vn_k + static_cast<wp>(vt * vt)));
-    const vp vn_ie = to_half_level(e, k, vn_k, k > 0 ? vn(e, k - 1) : wp(0));
+    horizontal_kinetic_energy_at_edges_on_model_levels(e, k) = kinetic_energy(vn_k, vt);
+    const vp vn_ie = half_level_value(wgtfac_e, e, k, vn_k, k > 0 ? vn(e, k - 1) : wp(0));
     vn_on_half_levels(e, k) = vn_ie;
     if (k >= nflatlev)
-      contravariant_correction_at_edges_on_model_levels(e, k) = static_cast<vp>(
-          vn_k * static_cast<wp>(ddxn_z_full(e, k)) + static_cast<wp>(vt * ddxt_z_full(e, k)));
+      contravariant_correction_at_edges_on_model_levels(e, k) =
+          contravariant_correction(vn_k, ddxn_z_full(e, k), ddxt_z_full(e, k), vt);
     if (skip_compute_predictor_vertical_advection) return;
-    const vp vt_ie = to_half_level(e, k, static_cast<wp>(vt),
-                                   k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
+    const vp vt_ie =
+        half_level_value(wgtfac_e, e, k, static_cast<wp>(vt),
+                         k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
     tangential_wind_on_half_levels(e, k) = vt_ie;
     horizontal_advection_of_w_at_edges_on_half_levels(e, k) =
         advection_of_w().at(e, k, vn_ie, vt_ie);
