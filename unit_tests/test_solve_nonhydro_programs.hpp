@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -397,6 +398,128 @@ TEST(TEST_CATEGORY, DycoreComputeAveragedVnAndFluxesMatchesReference) {
           expect_output("substep_averaged_mass_flux", call.substep_averaged_mass_flux,
                         ref.substep_averaged_mass_flux, host, accumulated);
         }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreStencils6162MatchesReference) {
+  for_every_case("stencils_61_62", [](auto& g, auto& dycore, const HostArrays&,
+                                      const DycoreInputs<M>& in, test::RandomSource& rng) {
+    ProgramDomain own = dycore.lateral_boundary_cells_domain();
+    own.vertical_end = in.nlev + 1;
+    for (const ProgramDomain& domain : domains(own, in.grid.num_cells, in.nlev + 1, rng)) {
+      HostArrays host;
+      auto call = test::random_state<Stencils6162Arguments, M>(
+          in.sizes(), test::dycore_call_filler(rng, {"rho_new", "exner_new", "w_new"}), host,
+          "icondiff::test::");
+      call.dtime = 10.0 + rng.uniform(0, 5);
+      reference::Stencils6162Args ref;
+      for (const auto& [field, name] :
+           std::initializer_list<std::pair<test::HostField<double>*, const char*>>{
+               {&ref.rho_now, "rho_now"},
+               {&ref.grf_tend_rho, "grf_tend_rho"},
+               {&ref.theta_v_now, "theta_v_now"},
+               {&ref.grf_tend_thv, "grf_tend_thv"},
+               {&ref.w_now, "w_now"},
+               {&ref.grf_tend_w, "grf_tend_w"},
+               {&ref.rho_new, "rho_new"},
+               {&ref.exner_new, "exner_new"},
+               {&ref.w_new, "w_new"}})
+        *field = host.at(name).field();
+      ref.dtime = call.dtime;
+      set_domain(ref, domain);
+      reference::stencils_61_62(g.grid, ref);
+      dycore.stencils_61_62(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      ProgramDomain full_levels = domain;  // rho and "exner" stop above the domain's last level
+      full_levels.vertical_end = domain.vertical_end - 1;
+      expect_output("rho_new", call.rho_new, ref.rho_new, host, full_levels);
+      expect_output("exner_new", call.exner_new, ref.exner_new, host, full_levels);
+      expect_output("w_new", call.w_new, ref.w_new, host, domain);
+    }
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeRayleighDampingFactorMatchesReference) {
+  for_every_case("rayleigh", [](auto&, auto& dycore, const HostArrays&, const DycoreInputs<M>& in,
+                                test::RandomSource& rng) {
+    const double dtime = 10.0 + rng.uniform(0, 20);
+    Kokkos::View<wp*, FieldLayout, M> factor("icondiff::test::rayleigh_damping_factor", in.nlev);
+    dycore.compute_rayleigh_damping_factor(Space(), dtime, factor);
+    compat::fence(Space(), "test");
+    reference::ComputeRayleighDampingFactorArgs ref;
+    const auto rayleigh_w =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in.metric.rayleigh_w);
+    for (std::size_t k = 0; k < rayleigh_w.extent(0); ++k) ref.rayleigh_w.push_back(rayleigh_w(k));
+    ref.dtime = dtime;
+    ref.rayleigh_damping_factor.assign(in.nlev, std::nan(""));
+    reference::compute_rayleigh_damping_factor(ref);
+    const auto kernel = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), factor);
+    for (int k = 0; k < in.nlev; ++k) EXPECT_EQ(kernel(k), ref.rayleigh_damping_factor[k]) << k;
+  });
+}
+
+TEST(TEST_CATEGORY, DycoreComputeInterpolationAndNonhydroBuoyMatchesReference) {
+  for_every_case("interpolation_buoy", [](auto& g, auto& dycore, const HostArrays& statics,
+                                          const DycoreInputs<M>& in, test::RandomSource& rng) {
+    for (const ProgramDomain& domain : domains(dycore.interpolation_and_nonhydro_buoy_domain(),
+                                               in.grid.num_cells, in.nlev, rng)) {
+      HostArrays host;
+      auto call = test::random_state<InterpolationAndNonhydroBuoyArguments, M>(
+          in.sizes(),
+          test::dycore_call_filler(
+              rng, {"rho_at_cells_on_half_levels", "perturbed_theta_v_at_cells_on_half_levels",
+                    "theta_v_at_cells_on_half_levels", "nonhydro_buoy_at_cells_on_half_levels"}),
+          host, "icondiff::test::");
+      call.dtime = 10.0 + rng.uniform(0, 5);
+      reference::ComputeInterpolationAndNonhydroBuoyArgs ref;
+      for (const auto& [field, name] :
+           std::initializer_list<std::pair<test::HostField<double>*, const char*>>{
+               {&ref.rho_at_cells_on_half_levels, "rho_at_cells_on_half_levels"},
+               {&ref.perturbed_theta_v_at_cells_on_half_levels,
+                "perturbed_theta_v_at_cells_on_half_levels"},
+               {&ref.theta_v_at_cells_on_half_levels, "theta_v_at_cells_on_half_levels"},
+               {&ref.nonhydro_buoy_at_cells_on_half_levels,
+                "nonhydro_buoy_at_cells_on_half_levels"},
+               {&ref.w, "w"},
+               {&ref.contravariant_correction_at_cells_on_half_levels,
+                "contravariant_correction_at_cells_on_half_levels"},
+               {&ref.current_rho, "current_rho"},
+               {&ref.next_rho, "next_rho"},
+               {&ref.current_theta_v, "current_theta_v"},
+               {&ref.next_theta_v, "next_theta_v"},
+               {&ref.perturbed_exner_at_cells_on_model_levels,
+                "perturbed_exner_at_cells_on_model_levels"}})
+        *field = host.at(name).field();
+      ref.reference_theta_at_cells_on_model_levels = statics.at("theta_ref_mc").field();
+      ref.ddz_of_reference_exner_at_cells_on_half_levels =
+          statics.at("ddz_of_reference_exner_at_cells_on_half_levels").field();
+      ref.ddqz_z_half = statics.at("ddqz_z_half").field();
+      ref.wgtfac_c = statics.at("wgtfac_c").field();
+      ref.exner_w_explicit_weight_parameter =
+          statics.at("exner_w_explicit_weight_parameter").vector();
+      ref.dtime = call.dtime;
+      ref.rhotheta_explicit_weight_parameter = dycore.config().rhotheta_explicit_weight_parameter();
+      ref.rhotheta_implicit_weight_parameter = dycore.config().rhotheta_implicit_weight_parameter();
+      set_domain(ref, domain);
+      reference::compute_interpolation_and_nonhydro_buoy(g.grid, ref);
+      dycore.compute_interpolation_and_nonhydro_buoy(Space(), call, &domain);
+      compat::fence(Space(), "test");
+      for (const char* name : {"rho_at_cells_on_half_levels", "theta_v_at_cells_on_half_levels"})
+        expect_output(name,
+                      name == std::string("rho_at_cells_on_half_levels")
+                          ? call.rho_at_cells_on_half_levels
+                          : call.theta_v_at_cells_on_half_levels,
+                      name == std::string("rho_at_cells_on_half_levels")
+                          ? ref.rho_at_cells_on_half_levels
+                          : ref.theta_v_at_cells_on_half_levels,
+                      host, domain);
+      expect_output("perturbed_theta_v_at_cells_on_half_levels",
+                    call.perturbed_theta_v_at_cells_on_half_levels,
+                    ref.perturbed_theta_v_at_cells_on_half_levels, host, domain);
+      expect_output("nonhydro_buoy_at_cells_on_half_levels",
+                    call.nonhydro_buoy_at_cells_on_half_levels,
+                    ref.nonhydro_buoy_at_cells_on_half_levels, host, domain);
+    }
   });
 }
 

@@ -43,6 +43,10 @@ void check_dycore_inputs(const DycoreInputs<MemorySpace>& in) {
     throw InvalidArgument("dycore: metric scaling_factor_for_3d_divdamp has extents (" +
                           std::to_string(in.metric.scaling_factor_for_3d_divdamp.extent(0)) +
                           "), expected (" + std::to_string(in.nlev) + ")");
+  if (in.metric.rayleigh_w.extent(0) != static_cast<std::size_t>(in.nlev + 1))
+    throw InvalidArgument("dycore: metric rayleigh_w has extents (" +
+                          std::to_string(in.metric.rayleigh_w.extent(0)) + "), expected (" +
+                          std::to_string(in.nlev + 1) + ")");
   // The pressure gradient reads level k + vertoffset_gradp(e, i, k) of the neighbour cells on
   // every level below nflat_gradp; ICON's metrics keep it inside the column by construction.
   auto offsets =

@@ -146,10 +146,70 @@ void Dycore<ExecSpace>::compute_averaged_vn_and_fluxes(
                     dycore_stencils::compute_averaged_vn_and_fluxes(inputs_, tables_, args));
 }
 
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::interpolation_and_nonhydro_buoy_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::LateralBoundary3).start,
+                     g.range(Location::Cell, Zone::Local).end},
+          1, inputs_.nlev};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::stencils_61_62(const ExecSpace& space,
+                                       const Stencils6162Arguments<memory_space>& args,
+                                       const ProgramDomain* domain) {
+  ProgramDomain d = lateral_boundary_cells_domain();
+  d.vertical_end = inputs_.nlev + 1;
+  if (domain) d = *domain;
+  run_point_program(space, args, &d, d, Location::Cell, inputs_.nlev + 1,
+                    dycore_labels::stencils_61_62,
+                    dycore_stencils::stencils_61_62(args, d.vertical_end));
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_rayleigh_damping_factor(
+    const ExecSpace& space, const double dtime,
+    const Kokkos::View<wp*, FieldLayout, memory_space>& rayleigh_damping_factor) {
+  static const std::string program = "compute_rayleigh_damping_factor";
+  check_profile(rayleigh_damping_factor, "rayleigh_damping_factor", "dycore: " + program);
+  if (inputs_.metric.rayleigh_w.extent(0) != static_cast<std::size_t>(inputs_.nlev + 1))
+    throw InvalidArgument("dycore: " + program + ": the statics' rayleigh_w has " +
+                          std::to_string(inputs_.metric.rayleigh_w.extent(0)) +
+                          " values, expected nlev + 1 = " + std::to_string(inputs_.nlev + 1));
+  stencils::ComputeRayleighDampingFactor<memory_space> body;
+  body.rayleigh_w = inputs_.metric.rayleigh_w;
+  body.rayleigh_damping_factor = rayleigh_damping_factor;
+  body.dtime = dtime;
+  runner_.on(space).levels(dycore_labels::rayleigh_damping_factor, 0, inputs_.nlev, body);
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_interpolation_and_nonhydro_buoy(
+    const ExecSpace& space, const InterpolationAndNonhydroBuoyArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  const ProgramDomain d = domain ? *domain : interpolation_and_nonhydro_buoy_domain();
+  if (d.vertical_start < 1)
+    throw InvalidArgument("dycore: compute_interpolation_and_nonhydro_buoy vertical_start = " +
+                          std::to_string(d.vertical_start) +
+                          ": it reads level k - 1, so it starts at level 1");
+  run_point_program(
+      space, args, &d, d, Location::Cell, inputs_.nlev,
+      dycore_labels::interpolation_and_nonhydro_buoy,
+      dycore_stencils::compute_interpolation_and_nonhydro_buoy(config_, inputs_, args));
+}
+
 #define ICONDIFF_INSTANTIATE_POINT_PROGRAMS(SPACE)                                                 \
   template ProgramDomain Dycore<SPACE>::lateral_boundary_cells_domain() const;                     \
   template ProgramDomain Dycore<SPACE>::halo_cells_domain() const;                                 \
   template ProgramDomain Dycore<SPACE>::hydrostatic_correction_domain() const;                     \
+  template ProgramDomain Dycore<SPACE>::interpolation_and_nonhydro_buoy_domain() const;            \
+  template void Dycore<SPACE>::stencils_61_62(                                                     \
+      const SPACE&, const Stencils6162Arguments<SPACE::memory_space>&, const ProgramDomain*);      \
+  template void Dycore<SPACE>::compute_rayleigh_damping_factor(                                    \
+      const SPACE&, double, const Kokkos::View<wp*, FieldLayout, SPACE::memory_space>&);           \
+  template void Dycore<SPACE>::compute_interpolation_and_nonhydro_buoy(                            \
+      const SPACE&, const InterpolationAndNonhydroBuoyArguments<SPACE::memory_space>&,             \
+      const ProgramDomain*);                                                                       \
   template ProgramDomain Dycore<SPACE>::horizontal_velocity_quantities_domain() const;             \
   template ProgramDomain Dycore<SPACE>::averaged_vn_and_fluxes_domain() const;                     \
   template void Dycore<SPACE>::compute_horizontal_velocity_quantities_and_fluxes(                  \

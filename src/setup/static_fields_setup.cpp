@@ -65,6 +65,8 @@ const std::vector<ProgramStatics>& program_statics() {
        {ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_STATICS(ICONDIFF_FIELD_NAME)}},
       {"compute_averaged_vn_and_fluxes",
        {ICONDIFF_AVERAGED_VN_AND_FLUXES_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_interpolation_and_nonhydro_buoy",
+       {ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_STATICS(ICONDIFF_FIELD_NAME)}},
       {"update_theta_and_exner_in_halo",
        {ICONDIFF_THETA_AND_EXNER_IN_HALO_STATICS(ICONDIFF_FIELD_NAME)}},
       {"update_mass_flux_weighted", {ICONDIFF_MASS_FLUX_WEIGHTED_STATICS(ICONDIFF_FIELD_NAME)}},
@@ -295,6 +297,7 @@ DycoreInputs<M> make_dycore_inputs(const DycoreVerticalIndices& indices,
   d.mean_cell_area = mean_cell_area;
   d.metric.share_from(statics);
   d.metric.scaling_factor_for_3d_divdamp = statics.scaling_factor_for_3d_divdamp;
+  d.metric.rayleigh_w = statics.rayleigh_w;
   d.interpolation.share_from(statics);
   d.edges.share_from(statics);
   d.cells.share_from(statics);

@@ -88,6 +88,8 @@ DycoreInputs<M> random_dycore_inputs(const DeviceGrid<M>& grid, int nlev, Random
   in.metric = random_state<DycoreMetricState, M>(sizes, fill, host, "icondiff::test::");
   in.metric.scaling_factor_for_3d_divdamp = random_profile<M>(
       "scaling_factor_for_3d_divdamp", nlev, [&](int) { return rng.uniform(0, 1); }, host);
+  in.metric.rayleigh_w = random_profile<M>(
+      "rayleigh_w", nlev + 1, [&](int) { return rng.uniform(0, 1e-2); }, host);
   in.interpolation =
       random_state<DycoreInterpolationState, M>(sizes, fill, host, "icondiff::test::");
   in.edges = random_state<DycoreEdgeParams, M>(sizes, fill, host, "icondiff::test::");

@@ -101,6 +101,9 @@ class Dycore {
   /// x [0, nlev) (compute_averaged_vn_and_fluxes).
   ProgramDomain horizontal_velocity_quantities_domain() const;
   ProgramDomain averaged_vn_and_fluxes_domain() const;
+  /// Cells [start of LATERAL_BOUNDARY_LEVEL_3, end of LOCAL) x [1, nlev)
+  /// (compute_interpolation_and_nonhydro_buoy).
+  ProgramDomain interpolation_and_nonhydro_buoy_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -192,6 +195,17 @@ class Dycore {
                                            const HydrostaticCorrectionArguments<memory_space>& args,
                                            const ProgramDomain* domain = nullptr);
 
+  /// Over lateral_boundary_cells_domain() x [0, nlev + 1) unless `domain` is given.
+  void stencils_61_62(const ExecSpace& space, const Stencils6162Arguments<memory_space>& args,
+                      const ProgramDomain* domain = nullptr);
+  /// rayleigh_damping_factor(k) = 1 / (1 + dtime rayleigh_w(k)), k < nlev.
+  void compute_rayleigh_damping_factor(
+      const ExecSpace& space, double dtime,
+      const Kokkos::View<wp*, FieldLayout, memory_space>& rayleigh_damping_factor);
+  /// Over interpolation_and_nonhydro_buoy_domain() unless `domain` is given (from level 1 on).
+  void compute_interpolation_and_nonhydro_buoy(
+      const ExecSpace& space, const InterpolationAndNonhydroBuoyArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
   // ---- solve_nonhydro's horizontal velocity programs
   void compute_horizontal_velocity_quantities_and_fluxes(
       const ExecSpace& space, const HorizontalVelocityQuantitiesArguments<memory_space>& args,

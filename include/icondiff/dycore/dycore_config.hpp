@@ -61,6 +61,12 @@ struct DycoreConfig {
   double advection_explicit_weight_parameter() const { return 0.5 - veladv_offctr; }
   /// wgt_nnew_vel = 0.5 + veladv_offctr.
   double advection_implicit_weight_parameter() const { return 0.5 + veladv_offctr; }
+  /// wgt_nnew_rth = 0.5 + rhotheta_offctr (NonHydrostaticParams).
+  double rhotheta_implicit_weight_parameter() const { return 0.5 + rhotheta_offctr; }
+  /// wgt_nnow_rth = 1 - wgt_nnew_rth.
+  double rhotheta_explicit_weight_parameter() const {
+    return 1.0 - rhotheta_implicit_weight_parameter();
+  }
 
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
   void validate() const;

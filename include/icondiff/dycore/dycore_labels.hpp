@@ -35,6 +35,11 @@ inline const std::string horizontal_velocity_quantities =
 inline const std::string averaged_vn_and_fluxes =
     prefix + stencils::ComputeAveragedVnAndFluxes<Kokkos::HostSpace>::name;
 /// The small point programs of solve_nonhydro.
+inline const std::string stencils_61_62 = prefix + stencils::Stencils6162<Kokkos::HostSpace>::name;
+inline const std::string rayleigh_damping_factor =
+    prefix + stencils::ComputeRayleighDampingFactor<Kokkos::HostSpace>::name;
+inline const std::string interpolation_and_nonhydro_buoy =
+    prefix + stencils::ComputeInterpolationAndNonhydroBuoy<Kokkos::HostSpace>::name;
 inline const std::string exner_from_rhotheta =
     prefix + stencils::ComputeExnerFromRhotheta<Kokkos::HostSpace>::name;
 inline const std::string theta_and_exner_in_halo =

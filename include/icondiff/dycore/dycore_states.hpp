@@ -42,7 +42,9 @@ namespace icondiff {
   ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
   ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
   ICONDIFF_STATIC_coeff1_dwdz(FIELD)                                                               \
-  ICONDIFF_STATIC_coeff2_dwdz(FIELD)
+  ICONDIFF_STATIC_coeff2_dwdz(FIELD)                                                               \
+  ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
+  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
@@ -192,6 +194,13 @@ namespace icondiff {
 #define ICONDIFF_AVERAGED_VN_AND_FLUXES_STATICS(FIELD)                                             \
   ICONDIFF_STATIC_e_flx_avg(FIELD)                                                                 \
   ICONDIFF_STATIC_ddqz_z_full_e(FIELD)
+
+#define ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_STATICS(FIELD)                                    \
+  ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
+  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)                            \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -497,6 +506,42 @@ namespace icondiff {
   FIELD(theta_v_at_edges_on_model_levels, wp, Edge, None, Full, Required, "K",                     \
         "theta_v at edges", "z_theta_v_e", "")
 
+/// stencils_61_62 (limited-area boundary of the predictor).
+#define ICONDIFF_STENCILS_61_62_FIELDS(FIELD)                                                      \
+  FIELD(rho_now, wp, Cell, None, Full, Required, "kg m-3", "density now", "", "")                  \
+  FIELD(grf_tend_rho, wp, Cell, None, Full, Required, "kg m-3 s-1",                                \
+        "lateral boundary tendency of rho", "p_nh%diag%grf_tend_rho", "")                          \
+  FIELD(theta_v_now, wp, Cell, None, Full, Required, "K", "theta_v now", "", "")                   \
+  FIELD(grf_tend_thv, wp, Cell, None, Full, Required, "K s-1",                                     \
+        "lateral boundary tendency of theta_v", "p_nh%diag%grf_tend_thv", "")                      \
+  FIELD(w_now, wp, Cell, None, Half, Required, "m s-1", "w now", "", "")                           \
+  FIELD(grf_tend_w, wp, Cell, None, Half, Required, "m s-2", "lateral boundary tendency of w",     \
+        "p_nh%diag%grf_tend_w", "")                                                                \
+  FIELD(rho_new, wp, Cell, None, Full, Required, "kg m-3", "density new (output)", "", "")         \
+  FIELD(exner_new, wp, Cell, None, Full, Required, "K",                                            \
+        "the exner field of the new level, receiving theta_v (output)", "", "")                    \
+  FIELD(w_new, wp, Cell, None, Half, Required, "m s-1", "w new (output)", "", "")
+
+/// compute_interpolation_and_nonhydro_buoy (solve_nonhydro's corrector).
+#define ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_FIELDS(FIELD)                                     \
+  FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
+        "density at half levels (output)", "p_nh%diag%rho_ic", "")                                 \
+  FIELD(perturbed_theta_v_at_cells_on_half_levels, vp, Cell, None, Half, Required, "K",            \
+        "theta_v perturbation at half levels (output)", "z_theta_v_pr_ic", "")                     \
+  FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
+        "theta_v at half levels (output)", "p_nh%diag%theta_v_ic", "")                             \
+  FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
+        "buoyancy term of w (output; level 0 unused)", "z_th_ddz_exner_c", "")                     \
+  FIELD(w, wp, Cell, None, Half, Required, "m s-1", "w (new)", "", "")                             \
+  FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
+        "contravariant correction of w", "p_nh%diag%w_concorr_c", "")                              \
+  FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now", "", "")              \
+  FIELD(next_rho, wp, Cell, None, Full, Required, "kg m-3", "density new", "", "")                 \
+  FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now", "", "")               \
+  FIELD(next_theta_v, wp, Cell, None, Full, Required, "K", "theta_v new", "", "")                  \
+  FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
+        "exner minus reference", "p_nh%diag%exner_pr", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -593,6 +638,7 @@ namespace icondiff {
       "(lprep_adv)")                                                                               \
   ARG(at_first_substep, bool, false, "the first dynamics substep: set instead of accumulate")      \
   ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")
+#define ICONDIFF_DTIME_SCALAR(ARG) ARG(dtime, double, 0, "the dynamics time step [s]")
 #define ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(ARG)                                                   \
   ARG(r_nsubsteps, double, 0, "1 / ndyn_substeps_var")
 
@@ -606,6 +652,10 @@ namespace icondiff {
   ICONDIFF_SOLVER_CORRECTOR_FIELDS(X) ICONDIFF_SOLVER_CORRECTOR_SCALARS(X)
 #define ICONDIFF_AVERAGED_VN_AND_FLUXES_ARGUMENTS(X)                                               \
   ICONDIFF_AVERAGED_VN_AND_FLUXES_FIELDS(X) ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(X)
+#define ICONDIFF_STENCILS_61_62_ARGUMENTS(X)                                                       \
+  ICONDIFF_STENCILS_61_62_FIELDS(X) ICONDIFF_DTIME_SCALAR(X)
+#define ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_ARGUMENTS(X)                                      \
+  ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_FIELDS(X) ICONDIFF_DTIME_SCALAR(X)
 #define ICONDIFF_MASS_FLUX_WEIGHTED_ARGUMENTS(X)                                                   \
   ICONDIFF_MASS_FLUX_WEIGHTED_FIELDS(X) ICONDIFF_MASS_FLUX_WEIGHTED_SCALARS(X)
 #define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS(X)                            \
@@ -633,6 +683,8 @@ struct DycoreMetricState {
   ICONDIFF_STATE_FIELDS(ICONDIFF_DYCORE_METRIC_FIELDS)
   /// (nlev): scalfac_dd3d, the vertical profile of the dw/dz term of the divergence damping.
   LevelProfile<MemorySpace> scaling_factor_for_3d_divdamp;
+  /// (nlev + 1): rayleigh_w, Klemp's damping coefficient of w on half levels.
+  LevelProfile<MemorySpace> rayleigh_w;
 };
 
 template <class MemorySpace>
@@ -688,6 +740,19 @@ template <class MemorySpace>
 struct AveragedVnAndFluxesArguments {
   ICONDIFF_STATE_FIELDS(ICONDIFF_AVERAGED_VN_AND_FLUXES_FIELDS)
   ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
+};
+
+/// One call of stencils_61_62.
+template <class MemorySpace>
+struct Stencils6162Arguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_STENCILS_61_62_FIELDS)
+  ICONDIFF_DTIME_SCALAR(ICONDIFF_ARGUMENT_MEMBER)
+};
+/// One call of compute_interpolation_and_nonhydro_buoy.
+template <class MemorySpace>
+struct InterpolationAndNonhydroBuoyArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_FIELDS)
+  ICONDIFF_DTIME_SCALAR(ICONDIFF_ARGUMENT_MEMBER)
 };
 
 /// One call of each small point program of solve_nonhydro.

@@ -80,6 +80,11 @@ ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta_arguments, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(stencils_61_62_arguments, ICONDIFF_STENCILS_61_62_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(interpolation_and_nonhydro_buoy_statics,
+                             ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(interpolation_and_nonhydro_buoy_arguments,
+                             ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_velocity_quantities_statics,
                              ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_velocity_quantities_arguments,
@@ -313,6 +318,26 @@ stencils::ComputeAveragedVnAndFluxes<M> compute_averaged_vn_and_fluxes(
 }
 
 // ---- The small point programs of solve_nonhydro ------------------------------------------------
+template <class M>
+stencils::Stencils6162<M> stencils_61_62(const Stencils6162Arguments<M>& args,
+                                         const index_t vertical_end) {
+  stencils::Stencils6162<M> body;
+  fill::stencils_61_62_arguments(body, args);
+  body.vertical_end = vertical_end;
+  return body;
+}
+template <class M>
+stencils::ComputeInterpolationAndNonhydroBuoy<M> compute_interpolation_and_nonhydro_buoy(
+    const DycoreConfig& config, const DycoreInputs<M>& in,
+    const InterpolationAndNonhydroBuoyArguments<M>& args) {
+  stencils::ComputeInterpolationAndNonhydroBuoy<M> body;
+  fill::interpolation_and_nonhydro_buoy_statics(body, in.metric, in.interpolation, in.edges,
+                                                in.cells);
+  fill::interpolation_and_nonhydro_buoy_arguments(body, args);
+  body.rhotheta_explicit_weight_parameter = config.rhotheta_explicit_weight_parameter();
+  body.rhotheta_implicit_weight_parameter = config.rhotheta_implicit_weight_parameter();
+  return body;
+}
 template <class M>
 stencils::ComputeExnerFromRhotheta<M> compute_exner_from_rhotheta(
     const ExnerFromRhothetaArguments<M>& args) {

@@ -141,4 +141,105 @@ struct ComputeHydrostaticCorrectionTerm {
   }
 };
 
+/// stencils_61_62 (ex 61 and 62): the limited-area boundary's new state from the boundary
+/// tendencies; "exner" gets theta_v (compute_exner_from_rhotheta turns it into exner later). On
+/// the domain's last level only w.
+template <class MemorySpace>
+struct Stencils6162 {
+  static constexpr const char* name = "stencils_61_62";
+  ConstField<wp, MemorySpace> rho_now;
+  ConstField<wp, MemorySpace> grf_tend_rho;
+  ConstField<wp, MemorySpace> theta_v_now;
+  ConstField<wp, MemorySpace> grf_tend_thv;
+  ConstField<wp, MemorySpace> w_now;       ///< (C, nlev + 1)
+  ConstField<wp, MemorySpace> grf_tend_w;  ///< (C, nlev + 1)
+  OutField<wp, MemorySpace> rho_new;
+  OutField<wp, MemorySpace> exner_new;  ///< out: theta_v
+  OutField<wp, MemorySpace> w_new;      ///< (C, nlev + 1)
+  wp dtime = 0;
+  index_t vertical_end = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
+    w_new(c, k) = w_now(c, k) + dtime * grf_tend_w(c, k);
+    if (k == vertical_end - 1) return;
+    rho_new(c, k) = rho_now(c, k) + dtime * grf_tend_rho(c, k);
+    exner_new(c, k) = theta_v_now(c, k) + dtime * grf_tend_thv(c, k);
+  }
+};
+
+/// dycore_utils.compute_rayleigh_damping_factor: 1 / (1 + dtime rayleigh_w) per level.
+template <class MemorySpace>
+struct ComputeRayleighDampingFactor {
+  static constexpr const char* name = "compute_rayleigh_damping_factor";
+  ConstVector<wp, MemorySpace> rayleigh_w;                              ///< (nlev + 1)
+  Kokkos::View<wp*, FieldLayout, MemorySpace> rayleigh_damping_factor;  ///< (nlev) out
+  wp dtime = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t k) const {
+    rayleigh_damping_factor(k) = wp(1) / (wp(1) + dtime * rayleigh_w(k));
+  }
+};
+
+/// compute_interpolation_and_nonhydro_buoy (the corrector's, ex 1-13): rho, theta_v and the
+/// theta_v perturbation at half levels from the time-averaged state (with the vertical upwind
+/// correction of the back trajectory), and the buoyancy term of w. Levels >= 1 (reads k - 1).
+template <class MemorySpace>
+struct ComputeInterpolationAndNonhydroBuoy {
+  static constexpr const char* name = "compute_interpolation_and_nonhydro_buoy";
+  OutField<wp, MemorySpace> rho_at_cells_on_half_levels;
+  OutField<vp, MemorySpace> perturbed_theta_v_at_cells_on_half_levels;
+  OutField<wp, MemorySpace> theta_v_at_cells_on_half_levels;
+  OutField<vp, MemorySpace> nonhydro_buoy_at_cells_on_half_levels;
+  ConstField<wp, MemorySpace> w;
+  ConstField<vp, MemorySpace> contravariant_correction_at_cells_on_half_levels;
+  ConstField<wp, MemorySpace> current_rho;
+  ConstField<wp, MemorySpace> next_rho;
+  ConstField<wp, MemorySpace> current_theta_v;
+  ConstField<wp, MemorySpace> next_theta_v;
+  ConstField<wp, MemorySpace> perturbed_exner_at_cells_on_model_levels;
+  ConstField<vp, MemorySpace> theta_ref_mc;  ///< ICON4Py: reference_theta_at_cells_on_model_levels
+  ConstField<vp, MemorySpace> ddz_of_reference_exner_at_cells_on_half_levels;
+  ConstField<vp, MemorySpace> ddqz_z_half;
+  ConstField<vp, MemorySpace> wgtfac_c;
+  ConstVector<wp, MemorySpace> exner_w_explicit_weight_parameter;
+  wp dtime = 0;
+  wp rhotheta_explicit_weight_parameter = 0;
+  wp rhotheta_implicit_weight_parameter = 0;
+
+  KOKKOS_INLINE_FUNCTION wp time_averaged(const ConstField<wp, MemorySpace>& now,
+                                          const ConstField<wp, MemorySpace>& next, const index_t c,
+                                          const index_t k) const {
+    return rhotheta_explicit_weight_parameter * now(c, k) +
+           rhotheta_implicit_weight_parameter * next(c, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
+    const wp weight = static_cast<wp>(wgtfac_c(c, k));
+    const wp ddqz = static_cast<wp>(ddqz_z_half(c, k));
+    const wp back_trajectory_w =
+        -(w(c, k) - static_cast<wp>(contravariant_correction_at_cells_on_half_levels(c, k))) *
+        dtime * wp(0.5) / ddqz;
+    const wp rho = time_averaged(current_rho, next_rho, c, k);
+    const wp rho_above = time_averaged(current_rho, next_rho, c, k - 1);
+    const wp theta = time_averaged(current_theta_v, next_theta_v, c, k);
+    const wp theta_above = time_averaged(current_theta_v, next_theta_v, c, k - 1);
+    rho_at_cells_on_half_levels(c, k) =
+        weight * rho + (wp(1) - weight) * rho_above + back_trajectory_w * (rho_above - rho);
+    const vp perturbation_above =
+        static_cast<vp>(theta_above - static_cast<wp>(theta_ref_mc(c, k - 1)));
+    const vp perturbation = static_cast<vp>(theta - static_cast<wp>(theta_ref_mc(c, k)));
+    const vp weight_vp = wgtfac_c(c, k);
+    const vp perturbed_theta_v =
+        weight_vp * perturbation + (vp(1) - weight_vp) * perturbation_above;
+    perturbed_theta_v_at_cells_on_half_levels(c, k) = perturbed_theta_v;
+    const wp theta_v_ic =
+        weight * theta + (wp(1) - weight) * theta_above + back_trajectory_w * (theta_above - theta);
+    theta_v_at_cells_on_half_levels(c, k) = theta_v_ic;
+    nonhydro_buoy_at_cells_on_half_levels(c, k) = static_cast<vp>(
+        exner_w_explicit_weight_parameter(c) * theta_v_ic *
+            (perturbed_exner_at_cells_on_model_levels(c, k - 1) -
+             perturbed_exner_at_cells_on_model_levels(c, k)) /
+            ddqz +
+        static_cast<wp>(perturbed_theta_v * ddz_of_reference_exner_at_cells_on_half_levels(c, k)));
+  }
+};
+
 }  // namespace icondiff::stencils
