@@ -523,5 +523,143 @@ TEST(TEST_CATEGORY, DycoreComputeInterpolationAndNonhydroBuoyMatchesReference) {
   });
 }
 
+TEST(TEST_CATEGORY, DycoreComputePerturbedQuantitiesAndInterpolationMatchesReference) {
+  for_every_case(
+      "perturbed_quantities", [](auto& g, auto& grid_dycore, const HostArrays& statics,
+                                 const DycoreInputs<M>& grid_inputs, test::RandomSource& rng) {
+        // Also with nflatlev = 0, where exner at half levels starts at level 1 (max(1, nflatlev)).
+        for (const int nflatlev : {grid_inputs.nflatlev, 0}) {
+          DycoreInputs<M> in = grid_inputs;
+          in.nflatlev = nflatlev;
+          Dycore<Space> dycore(DycoreConfig{}, in);
+          (void)grid_dycore;
+          const ProgramDomain own = dycore.perturbed_quantities_domain();
+          ProgramDomain wide = own;  // most cells, so that every grid exercises the body
+          wide.horizontal = {rng.integer(0, int(in.grid.num_cells / 8)),
+                             in.grid.num_cells - rng.integer(0, int(in.grid.num_cells / 8))};
+          for (const ProgramDomain& domain : {own, wide}) {
+            HostArrays host;
+            const std::vector<std::string> outputs = {"temporal_extrapolation_of_perturbed_exner",
+                                                      "perturbed_rho_at_cells_on_model_levels",
+                                                      "perturbed_theta_v_at_cells_on_model_levels",
+                                                      "perturbed_theta_v_at_cells_on_half_levels"};
+            auto call = test::random_state<PerturbedQuantitiesArguments, M>(
+                in.sizes(), test::dycore_call_filler(rng, outputs), host, "icondiff::test::");
+            reference::ComputePerturbedQuantitiesAndInterpolationArgs ref;
+            for (const char* name :
+                 {"temporal_extrapolation_of_perturbed_exner",
+                  "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                  "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                  "perturbed_exner_at_cells_on_model_levels", "exner_at_cells_on_half_levels",
+                  "perturbed_rho_at_cells_on_model_levels",
+                  "perturbed_theta_v_at_cells_on_model_levels", "rho_at_cells_on_half_levels",
+                  "perturbed_theta_v_at_cells_on_half_levels", "theta_v_at_cells_on_half_levels",
+                  "nonhydro_buoy_at_cells_on_half_levels", "current_rho", "current_theta_v",
+                  "current_exner"}) {
+              test::HostField<double>* field = nullptr;
+              const std::string n = name;
+              if (n == "temporal_extrapolation_of_perturbed_exner")
+                field = &ref.temporal_extrapolation_of_perturbed_exner;
+              if (n == "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels")
+                field = &ref.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+              if (n == "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels")
+                field = &ref.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
+              if (n == "perturbed_exner_at_cells_on_model_levels")
+                field = &ref.perturbed_exner_at_cells_on_model_levels;
+              if (n == "exner_at_cells_on_half_levels") field = &ref.exner_at_cells_on_half_levels;
+              if (n == "perturbed_rho_at_cells_on_model_levels")
+                field = &ref.perturbed_rho_at_cells_on_model_levels;
+              if (n == "perturbed_theta_v_at_cells_on_model_levels")
+                field = &ref.perturbed_theta_v_at_cells_on_model_levels;
+              if (n == "rho_at_cells_on_half_levels") field = &ref.rho_at_cells_on_half_levels;
+              if (n == "perturbed_theta_v_at_cells_on_half_levels")
+                field = &ref.perturbed_theta_v_at_cells_on_half_levels;
+              if (n == "theta_v_at_cells_on_half_levels")
+                field = &ref.theta_v_at_cells_on_half_levels;
+              if (n == "nonhydro_buoy_at_cells_on_half_levels")
+                field = &ref.nonhydro_buoy_at_cells_on_half_levels;
+              if (n == "current_rho") field = &ref.current_rho;
+              if (n == "current_theta_v") field = &ref.current_theta_v;
+              if (n == "current_exner") field = &ref.current_exner;
+              *field = host.at(name).field();
+            }
+            ref.reference_rho_at_cells_on_model_levels =
+                statics.at("reference_rho_at_cells_on_model_levels").field();
+            ref.reference_theta_at_cells_on_model_levels = statics.at("theta_ref_mc").field();
+            ref.reference_theta_at_cells_on_half_levels =
+                statics.at("reference_theta_at_cells_on_half_levels").field();
+            ref.wgtfacq_c = statics.at("wgtfacq_c").field();
+            ref.wgtfac_c = statics.at("wgtfac_c").field();
+            ref.exner_w_explicit_weight_parameter =
+                statics.at("exner_w_explicit_weight_parameter").vector();
+            ref.ddz_of_reference_exner_at_cells_on_half_levels =
+                statics.at("ddz_of_reference_exner_at_cells_on_half_levels").field();
+            ref.ddqz_z_half = statics.at("ddqz_z_half").field();
+            ref.time_extrapolation_parameter_for_exner =
+                statics.at("time_extrapolation_parameter_for_exner").field();
+            ref.reference_exner_at_cells_on_model_levels =
+                statics.at("reference_exner_at_cells_on_model_levels").field();
+            ref.inv_ddqz_z_full = statics.at("inv_ddqz_z_full").field();
+            ref.d2dexdz2_fac1_mc = statics.at("d2dexdz2_fac1_mc").field();
+            ref.d2dexdz2_fac2_mc = statics.at("d2dexdz2_fac2_mc").field();
+            ref.nflatlev = in.nflatlev;
+            ref.nflat_gradp = in.nflat_gradp;
+            ref.start_cell_lateral_boundary_level_3 = domain.horizontal.start;
+            ref.end_cell_halo = domain.horizontal.end;
+            ref.start_cell_halo_level_2 = g.grid.start(Location::Cell, Zone::Halo2);
+            ref.end_cell_halo_level_2 = g.grid.end(Location::Cell, Zone::Halo2);
+            ref.model_top = 0;
+            ref.surface_level = in.nlev + 1;
+            reference::compute_perturbed_quantities_and_interpolation(g.grid, ref);
+            dycore.compute_perturbed_quantities_and_interpolation(Space(), call, &domain);
+            compat::fence(Space(), "test");
+            // Where the program writes each output, as velocity_advection... as ICON4Py's six steps
+            // do.
+            const auto on = [&](int k0, int k1) {
+              ProgramDomain d = domain;
+              d.vertical_start = k0;
+              d.vertical_end = k1;
+              return d;
+            };
+            const int nlev = in.nlev;
+            const int flat = std::max(1, in.nflatlev);
+            expect_output("temporal_extrapolation_of_perturbed_exner",
+                          call.temporal_extrapolation_of_perturbed_exner,
+                          ref.temporal_extrapolation_of_perturbed_exner, host, on(0, nlev));
+            expect_output("perturbed_exner_at_cells_on_model_levels",
+                          call.perturbed_exner_at_cells_on_model_levels,
+                          ref.perturbed_exner_at_cells_on_model_levels, host, on(0, nlev));
+            expect_output("perturbed_rho_at_cells_on_model_levels",
+                          call.perturbed_rho_at_cells_on_model_levels,
+                          ref.perturbed_rho_at_cells_on_model_levels, host, on(0, nlev));
+            expect_output("perturbed_theta_v_at_cells_on_model_levels",
+                          call.perturbed_theta_v_at_cells_on_model_levels,
+                          ref.perturbed_theta_v_at_cells_on_model_levels, host, on(0, nlev));
+            expect_output("perturbed_theta_v_at_cells_on_half_levels",
+                          call.perturbed_theta_v_at_cells_on_half_levels,
+                          ref.perturbed_theta_v_at_cells_on_half_levels, host, on(0, nlev + 1));
+            expect_output("rho_at_cells_on_half_levels", call.rho_at_cells_on_half_levels,
+                          ref.rho_at_cells_on_half_levels, host, on(1, nlev));
+            expect_output("theta_v_at_cells_on_half_levels", call.theta_v_at_cells_on_half_levels,
+                          ref.theta_v_at_cells_on_half_levels, host, on(1, nlev + 1));
+            expect_output("nonhydro_buoy_at_cells_on_half_levels",
+                          call.nonhydro_buoy_at_cells_on_half_levels,
+                          ref.nonhydro_buoy_at_cells_on_half_levels, host, on(1, nlev));
+            // exner at half levels: from max(1, nflatlev) down to the surface (Taylor-hydrostatic).
+            expect_output("exner_at_cells_on_half_levels", call.exner_at_cells_on_half_levels,
+                          ref.exner_at_cells_on_half_levels, host, on(flat, nlev + 1));
+            expect_output("ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                          call.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels,
+                          ref.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels,
+                          host, on(in.nflatlev, nlev));
+            expect_output("d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                          call.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels,
+                          ref.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels,
+                          host, on(in.nflat_gradp, nlev));
+          }
+        }
+      });
+}
+
 }  // namespace solve_nonhydro_programs_test
 }  // namespace icondiff

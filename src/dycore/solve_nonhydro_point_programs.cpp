@@ -198,10 +198,55 @@ void Dycore<ExecSpace>::compute_interpolation_and_nonhydro_buoy(
       dycore_stencils::compute_interpolation_and_nonhydro_buoy(config_, inputs_, args));
 }
 
+template <class ExecSpace>
+ProgramDomain Dycore<ExecSpace>::perturbed_quantities_domain() const {
+  const auto& g = inputs_.grid;
+  return {IndexRange{g.range(Location::Cell, Zone::LateralBoundary3).start,
+                     g.range(Location::Cell, Zone::Halo).end},
+          0, inputs_.nlev};
+}
+
+template <class ExecSpace>
+void Dycore<ExecSpace>::compute_perturbed_quantities_and_interpolation(
+    const ExecSpace& space, const PerturbedQuantitiesArguments<memory_space>& args,
+    const ProgramDomain* domain) {
+  static const std::string program = "compute_perturbed_quantities_and_interpolation";
+  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  ProgramDomain cells = domain ? *domain : perturbed_quantities_domain();
+  check_domain(cells, inputs_.grid.num_cells, inputs_.nlev, program);
+  if (cells.vertical_start != 0 || cells.vertical_end != inputs_.nlev)
+    throw InvalidArgument("dycore: " + program + " runs over whole columns (levels [0, nlev))");
+  using Body = stencils::ComputePerturbedQuantitiesAndInterpolation<memory_space>;
+  auto body =
+      dycore_stencils::compute_perturbed_quantities_and_interpolation(config_, inputs_, args);
+  const auto launch = runner_.on(space);
+  const index_t nlev = inputs_.nlev;
+  const auto& label = dycore_labels::perturbed_quantities;
+  const auto run = [&](const int step, const IndexRange points, const index_t k0,
+                       const index_t k1) {
+    body.step = step;
+    launch.points_levels(label, points, k0, k1, body);
+  };
+  run(Body::extrapolate_exner, cells.horizontal, 0, nlev);
+  run(Body::surface_exner, cells.horizontal, nlev, nlev + 1);
+  run(Body::perturbations_and_interpolation, cells.horizontal, 0, nlev);
+  run(Body::surface_theta_and_exner, cells.horizontal, nlev, nlev + 1);
+  run(Body::vertical_derivatives, cells.horizontal, 0, nlev);
+  const auto& g = inputs_.grid;
+  run(Body::second_halo_perturbations,
+      IndexRange{g.range(Location::Cell, Zone::Halo2).start,
+                 g.range(Location::Cell, Zone::Halo2).end},
+      0, nlev);
+}
+
 #define ICONDIFF_INSTANTIATE_POINT_PROGRAMS(SPACE)                                                 \
   template ProgramDomain Dycore<SPACE>::lateral_boundary_cells_domain() const;                     \
   template ProgramDomain Dycore<SPACE>::halo_cells_domain() const;                                 \
   template ProgramDomain Dycore<SPACE>::hydrostatic_correction_domain() const;                     \
+  template ProgramDomain Dycore<SPACE>::perturbed_quantities_domain() const;                       \
+  template void Dycore<SPACE>::compute_perturbed_quantities_and_interpolation(                     \
+      const SPACE&, const PerturbedQuantitiesArguments<SPACE::memory_space>&,                      \
+      const ProgramDomain*);                                                                       \
   template ProgramDomain Dycore<SPACE>::interpolation_and_nonhydro_buoy_domain() const;            \
   template void Dycore<SPACE>::stencils_61_62(                                                     \
       const SPACE&, const Stencils6162Arguments<SPACE::memory_space>&, const ProgramDomain*);      \

@@ -65,6 +65,8 @@ const std::vector<ProgramStatics>& program_statics() {
        {ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_STATICS(ICONDIFF_FIELD_NAME)}},
       {"compute_averaged_vn_and_fluxes",
        {ICONDIFF_AVERAGED_VN_AND_FLUXES_STATICS(ICONDIFF_FIELD_NAME)}},
+      {"compute_perturbed_quantities_and_interpolation",
+       {ICONDIFF_PERTURBED_QUANTITIES_STATICS(ICONDIFF_FIELD_NAME)}},
       {"compute_interpolation_and_nonhydro_buoy",
        {ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_STATICS(ICONDIFF_FIELD_NAME)}},
       {"update_theta_and_exner_in_halo",

@@ -104,6 +104,10 @@ class Dycore {
   /// Cells [start of LATERAL_BOUNDARY_LEVEL_3, end of LOCAL) x [1, nlev)
   /// (compute_interpolation_and_nonhydro_buoy).
   ProgramDomain interpolation_and_nonhydro_buoy_domain() const;
+  /// Cells [start of LATERAL_BOUNDARY_LEVEL_3, end of HALO) x [0, nlev) and the surface half
+  /// level nlev (compute_perturbed_quantities_and_interpolation; the second halo line's cells get
+  /// the perturbations too).
+  ProgramDomain perturbed_quantities_domain() const;
 
   // ---- Programs (ICON4Py's names)
   // ----------------------------------------------------------------
@@ -195,6 +199,11 @@ class Dycore {
                                            const HydrostaticCorrectionArguments<memory_space>& args,
                                            const ProgramDomain* domain = nullptr);
 
+  /// Over perturbed_quantities_domain() unless `domain` is given (its cells; the levels are
+  /// always the whole column and the surface half level), as six launches in ICON4Py's order.
+  void compute_perturbed_quantities_and_interpolation(
+      const ExecSpace& space, const PerturbedQuantitiesArguments<memory_space>& args,
+      const ProgramDomain* domain = nullptr);
   /// Over lateral_boundary_cells_domain() x [0, nlev + 1) unless `domain` is given.
   void stencils_61_62(const ExecSpace& space, const Stencils6162Arguments<memory_space>& args,
                       const ProgramDomain* domain = nullptr);

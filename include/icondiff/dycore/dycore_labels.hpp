@@ -9,6 +9,7 @@
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/compute_horizontal_velocity_quantities.hpp>
+#include <icondiff/stencils/compute_perturbed_quantities_and_interpolation.hpp>
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -34,6 +35,8 @@ inline const std::string horizontal_velocity_quantities =
     prefix + stencils::ComputeHorizontalVelocityQuantitiesAndFluxes<Kokkos::HostSpace>::name;
 inline const std::string averaged_vn_and_fluxes =
     prefix + stencils::ComputeAveragedVnAndFluxes<Kokkos::HostSpace>::name;
+inline const std::string perturbed_quantities =
+    prefix + stencils::ComputePerturbedQuantitiesAndInterpolation<Kokkos::HostSpace>::name;
 /// The small point programs of solve_nonhydro.
 inline const std::string stencils_61_62 = prefix + stencils::Stencils6162<Kokkos::HostSpace>::name;
 inline const std::string rayleigh_damping_factor =

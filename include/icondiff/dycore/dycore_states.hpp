@@ -44,7 +44,12 @@ namespace icondiff {
   ICONDIFF_STATIC_coeff1_dwdz(FIELD)                                                               \
   ICONDIFF_STATIC_coeff2_dwdz(FIELD)                                                               \
   ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
-  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)
+  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)                            \
+  ICONDIFF_STATIC_reference_rho_at_cells_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_reference_theta_at_cells_on_half_levels(FIELD)                                   \
+  ICONDIFF_STATIC_time_extrapolation_parameter_for_exner(FIELD)                                    \
+  ICONDIFF_STATIC_d2dexdz2_fac1_mc(FIELD)                                                          \
+  ICONDIFF_STATIC_d2dexdz2_fac2_mc(FIELD)
 
 #define ICONDIFF_DYCORE_INTERPOLATION_FIELDS(FIELD)                                                \
   ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
@@ -201,6 +206,21 @@ namespace icondiff {
   ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
   ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
   ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)
+
+#define ICONDIFF_PERTURBED_QUANTITIES_STATICS(FIELD)                                               \
+  ICONDIFF_STATIC_reference_rho_at_cells_on_model_levels(FIELD)                                    \
+  ICONDIFF_STATIC_theta_ref_mc(FIELD)                                                              \
+  ICONDIFF_STATIC_reference_theta_at_cells_on_half_levels(FIELD)                                   \
+  ICONDIFF_STATIC_wgtfacq_c(FIELD)                                                                 \
+  ICONDIFF_STATIC_wgtfac_c(FIELD)                                                                  \
+  ICONDIFF_STATIC_exner_w_explicit_weight_parameter(FIELD)                                         \
+  ICONDIFF_STATIC_ddz_of_reference_exner_at_cells_on_half_levels(FIELD)                            \
+  ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
+  ICONDIFF_STATIC_time_extrapolation_parameter_for_exner(FIELD)                                    \
+  ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)                                  \
+  ICONDIFF_STATIC_inv_ddqz_z_full(FIELD)                                                           \
+  ICONDIFF_STATIC_d2dexdz2_fac1_mc(FIELD)                                                          \
+  ICONDIFF_STATIC_d2dexdz2_fac2_mc(FIELD)
 
 #define ICONDIFF_SOLVE_NH_STATICS(FIELD)                                                           \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
@@ -542,6 +562,37 @@ namespace icondiff {
   FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
         "exner minus reference", "p_nh%diag%exner_pr", "")
 
+/// compute_perturbed_quantities_and_interpolation (solve_nonhydro's predictor).
+#define ICONDIFF_PERTURBED_QUANTITIES_FIELDS(FIELD)                                                \
+  FIELD(temporal_extrapolation_of_perturbed_exner, vp, Cell, None, Half, Required, "1",            \
+        "exner perturbation extrapolated in time (output on levels 0..nlev-1; ICON4Py allocates "  \
+        "nlev + 1)", "z_exner_ex_pr", "")                                                          \
+  FIELD(ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,    \
+        Required, "m-1", "its first vertical derivative (output from nflatlev on)",                \
+        "z_dexner_dz_c(1,:,:,:)", "")                                                              \
+  FIELD(d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,  \
+        Required, "m-2", "its second vertical derivative (output from nflat_gradp on)",            \
+        "z_dexner_dz_c(2,:,:,:)", "")                                                              \
+  FIELD(perturbed_exner_at_cells_on_model_levels, wp, Cell, None, Full, Required, "1",             \
+        "exner minus reference (in/out)", "p_nh%diag%exner_pr", "")                                \
+  FIELD(exner_at_cells_on_half_levels, vp, Cell, None, Half, Required, "1",                        \
+        "exner perturbation at half levels (in/out)", "z_exner_ic", "")                            \
+  FIELD(perturbed_rho_at_cells_on_model_levels, vp, Cell, None, Full, Required, "kg m-3",          \
+        "density minus reference (output)", "z_rth_pr(:,:,:,1)", "")                               \
+  FIELD(perturbed_theta_v_at_cells_on_model_levels, vp, Cell, None, Full, Required, "K",           \
+        "theta_v minus reference (output)", "z_rth_pr(:,:,:,2)", "")                               \
+  FIELD(rho_at_cells_on_half_levels, wp, Cell, None, Half, Required, "kg m-3",                     \
+        "density at half levels (in/out)", "p_nh%diag%rho_ic", "")                                 \
+  FIELD(perturbed_theta_v_at_cells_on_half_levels, vp, Cell, None, Half, Required, "K",            \
+        "theta_v perturbation at half levels (output)", "z_theta_v_pr_ic", "")                     \
+  FIELD(theta_v_at_cells_on_half_levels, wp, Cell, None, Half, Required, "K",                      \
+        "theta_v at half levels (in/out)", "p_nh%diag%theta_v_ic", "")                             \
+  FIELD(nonhydro_buoy_at_cells_on_half_levels, vp, Cell, None, Full, Required, "m-1 K",            \
+        "buoyancy term of w (in/out; from level 1)", "z_th_ddz_exner_c", "")                       \
+  FIELD(current_rho, wp, Cell, None, Full, Required, "kg m-3", "density now", "", "")              \
+  FIELD(current_theta_v, wp, Cell, None, Full, Required, "K", "theta_v now", "", "")               \
+  FIELD(current_exner, wp, Cell, None, Full, Required, "1", "exner now", "", "")
+
 /// vertically_implicit_solver_at_predictor_step: outputs first, then inputs.
 #define ICONDIFF_SOLVER_PREDICTOR_FIELDS(FIELD)                                                    \
   FIELD(contravariant_correction_at_cells_on_half_levels, vp, Cell, None, Half, Required, "m s-1", \
@@ -742,6 +793,11 @@ struct AveragedVnAndFluxesArguments {
   ICONDIFF_AVERAGED_VN_AND_FLUXES_SCALARS(ICONDIFF_ARGUMENT_MEMBER)
 };
 
+/// One call of compute_perturbed_quantities_and_interpolation.
+template <class MemorySpace>
+struct PerturbedQuantitiesArguments {
+  ICONDIFF_STATE_FIELDS(ICONDIFF_PERTURBED_QUANTITIES_FIELDS)
+};
 /// One call of stencils_61_62.
 template <class MemorySpace>
 struct Stencils6162Arguments {

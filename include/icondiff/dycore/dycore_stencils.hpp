@@ -17,6 +17,7 @@
 #include <icondiff/stencils/compute_diagnostics_from_normal_wind.hpp>
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/compute_horizontal_velocity_quantities.hpp>
+#include <icondiff/stencils/compute_perturbed_quantities_and_interpolation.hpp>
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -80,6 +81,8 @@ ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta_arguments, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(perturbed_quantities_statics, ICONDIFF_PERTURBED_QUANTITIES_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(perturbed_quantities_arguments, ICONDIFF_PERTURBED_QUANTITIES_FIELDS)
 ICONDIFF_DEFINE_FILL_BY_NAME(stencils_61_62_arguments, ICONDIFF_STENCILS_61_62_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(interpolation_and_nonhydro_buoy_statics,
                              ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_STATICS)
@@ -314,6 +317,21 @@ stencils::ComputeAveragedVnAndFluxes<M> compute_averaged_vn_and_fluxes(
   fill::averaged_vn_and_fluxes_statics(body, in.metric, in.interpolation, in.edges, in.cells);
   fill::averaged_vn_and_fluxes_arguments(body, args);
   body.e2c2eo = tables.e2c2eo;
+  return body;
+}
+
+/// compute_perturbed_quantities_and_interpolation's body (its `step` set per launch).
+template <class M>
+stencils::ComputePerturbedQuantitiesAndInterpolation<M>
+compute_perturbed_quantities_and_interpolation(const DycoreConfig& config,
+                                               const DycoreInputs<M>& in,
+                                               const PerturbedQuantitiesArguments<M>& args) {
+  stencils::ComputePerturbedQuantitiesAndInterpolation<M> body;
+  fill::perturbed_quantities_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  fill::perturbed_quantities_arguments(body, args);
+  body.taylor_hydro = config.igradp_method == 3;
+  body.nflatlev = in.nflatlev;
+  body.nflat_gradp = in.nflat_gradp;
   return body;
 }
 
