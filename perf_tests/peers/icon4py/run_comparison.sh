@@ -10,9 +10,10 @@
 #   4. compare_dycore.py    the dycore programs (compute_rho_theta_pgrad_and_update_vn,
 #                           apply_divergence_damping_and_update_vn, the vertically implicit
 #                           solver's two steps, velocity advection's
-#                           compute_diagnostics_from_normal_wind and
-#                           compute_advection_in_horizontal_momentum) bit for bit; 20 levels
-#                           with --quick, 65 otherwise
+#                           compute_diagnostics_from_normal_wind,
+#                           compute_advection_in_predictor/corrector_vertical_momentum and
+#                           compute_advection_in_horizontal_momentum, solve_nonhydro's six small
+#                           point programs) bit for bit; 20 levels with --quick, 65 otherwise
 #   5. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
 #                           programs, same grids, threads and backends)
 # and exits non-zero if any comparison failed. Tables (markdown, JSON) and logs go to --out.

@@ -24,31 +24,46 @@
 // parameters under icondiff's member names (e.g. vcoef -> metric.zd_intcoef, theta_v_in ->
 // temporaries.theta_v_tmp), so the runner launches exactly the body the granule launches.
 //
-// The six dycore programs (compute_rho_theta_pgrad_and_update_vn,
+// The fourteen dycore programs (compute_rho_theta_pgrad_and_update_vn,
 // apply_divergence_damping_and_update_vn, vertically_implicit_solver_at_predictor_step,
-// vertically_implicit_solver_at_corrector_step and velocity advection's
-// compute_diagnostics_from_normal_wind and compute_advection_in_horizontal_momentum;
+// vertically_implicit_solver_at_corrector_step, velocity advection's
+// compute_diagnostics_from_normal_wind, compute_advection_in_predictor_vertical_momentum,
+// compute_advection_in_corrector_vertical_momentum and compute_advection_in_horizontal_momentum,
+// and solve_nonhydro's small point programs compute_exner_from_rhotheta,
+// update_theta_and_exner_in_halo, init_cell_kdim_field_with_zero_wp, update_mass_flux_weighted,
+// compute_dwdz_for_divergence_damping and compute_hydrostatic_correction_term;
 // ../compare_dycore.py) run through Dycore<Space>:
 // the runner fills a DycoreInputs bundle from the file (ICON4Py argument names mapped to the
 // bundle's members, e.g. ikoffset -> metric.vertoffset_gradp, pos_on_tplane_e_x ->
 // interpolation.pos_on_tplane_e_1, inv_dual_edge_length -> edges.inverse_dual_edge_lengths,
-// inv_primal_edge_length -> edges.inverse_primal_edge_lengths, area_edge -> edges.edge_areas; a
+// inv_primal_edge_length -> edges.inverse_primal_edge_lengths, area_edge -> edges.edge_areas,
+// area -> cells.cell_area, owner_mask -> cells.c_owner_mask; update_mass_flux_weighted's
+// vwind_expl_wgt / vwind_impl_wgt -> metric.exner_w_explicit/implicit_weight_parameter; a
 // static field the program does not read may be absent and is then zero; nflatlev, nflat_gradp,
 // end_index_of_damping_layer, kstart_moist, mean_cell_area from the file when present), the
 // call's arguments (RhoThetaPgradArguments, DivergenceDampingArguments, SolverPredictorArguments,
 // SolverCorrectorArguments, DiagnosticsFromNormalWindArguments,
-// AdvectionInHorizontalMomentumArguments: same names as ICON4Py's; velocity advection's
-// cfl_w_limit and scalfac_exdiff from the file's dtime by velocity_advection_scale_factors()), a
-// DycoreConfig (divdamp_order, divdamp_type, rayleigh_type, max_nudging_coefficient,
-// veladv_offctr, fourth_order_divdamp_factor from the file when present), and runs the program
-// over the domain the Dycore computes (rho_theta_pgrad_domain(), divergence_damping_domain(),
-// solver_domain() and for the predictor's interpolation contravariant_correction_domain(),
-// diagnostics_from_normal_wind_domain(), advection_in_horizontal_momentum_domain()), written as
-// icondiff_horizontal_* / icondiff_vertical_* (icondiff_interpolation_*) like the other stencils,
-// with the zone values and derived scalars the Dycore uses (icondiff_start_edge_nudging_level_2,
-// icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). The
-// outputs are written after the first call; --time N then times N more calls of the program
-// alone, each fenced: icondiff_call_seconds (every call) and icondiff_call_seconds_median.
+// AdvectionInPredictorVerticalMomentumArguments, AdvectionInCorrectorVerticalMomentumArguments,
+// AdvectionInHorizontalMomentumArguments, ExnerFromRhothetaArguments, ...: same names as
+// ICON4Py's; velocity advection's cfl_w_limit and scalfac_exdiff from the file's dtime by
+// velocity_advection_scale_factors()), a DycoreConfig (divdamp_order, divdamp_type,
+// rayleigh_type, max_nudging_coefficient, veladv_offctr, fourth_order_divdamp_factor from the
+// file when present), and runs the program over the domain the Dycore computes
+// (rho_theta_pgrad_domain(), divergence_damping_domain(), solver_domain() and for the
+// predictor's interpolation contravariant_correction_domain(),
+// diagnostics_from_normal_wind_domain(), advection_in_vertical_momentum_domain(),
+// advection_in_horizontal_momentum_domain(), lateral_boundary_cells_domain(),
+// halo_cells_domain(), hydrostatic_correction_domain()), written as icondiff_horizontal_* /
+// icondiff_vertical_* (icondiff_interpolation_*) like the other stencils, with the zone values
+// and derived scalars the Dycore uses (icondiff_start_edge_nudging_level_2,
+// icondiff_start_cell_index_nudging, icondiff_advection_explicit_weight_parameter, ...). A file
+// with the four int scalars horizontal_start, horizontal_end, vertical_start and vertical_end
+// (ICON4Py's names) runs the program over that domain instead (the Dycore's `domain` argument;
+// e.g. the halo's program over all cells of a single-rank grid, whose halo is empty): then
+// icondiff_domain_from_file is 1, and the Dycore's own domain is still written, as
+// icondiff_default_horizontal_* / icondiff_default_vertical_*. The outputs are written after the
+// first call; --time N then times N more calls of the program alone, each fenced:
+// icondiff_call_seconds (every call) and icondiff_call_seconds_median.
 //
 // Every output also has the attributes vp_bytes (sizeof(vp): 4 in a -DICONDIFF_MIXED_PRECISION=ON
 // build) and input_float_bytes ("name:bytes ...": the element size each floating-point input was
@@ -88,6 +103,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -870,6 +886,8 @@ const std::map<std::string, std::string>& dycore_argument_names() {
       {"inverse_dual_edge_lengths", "inv_dual_edge_length"},
       {"inverse_primal_edge_lengths", "inv_primal_edge_length"},
       {"edge_areas", "area_edge"},
+      {"cell_area", "area"},
+      {"c_owner_mask", "owner_mask"},
   };
   return names;
 }
@@ -908,6 +926,7 @@ DycoreInputs<Mem> dycore_inputs(const Context& c) {
   read_fields(c, in.cells, true);
   in.metric.scaling_factor_for_3d_divdamp =
       c.view<V1<wp>>("scaling_factor_for_3d_divdamp", {c.k()}, true);
+  in.metric.rayleigh_w = c.view<V1<wp>>("rayleigh_w", {c.k() + 1}, true);
   return in;
 }
 
@@ -929,24 +948,55 @@ DycoreConfig dycore_config(const Context& c) {
   return config;
 }
 
+/// The domain the file asks for: its int scalars horizontal_start, horizontal_end,
+/// vertical_start and vertical_end (all four or none), ICON4Py's program arguments of that name.
+std::optional<ProgramDomain> file_domain(const Context& c) {
+  static const char* const names[] = {"horizontal_start", "horizontal_end", "vertical_start",
+                                      "vertical_end"};
+  int present = 0;
+  for (const char* name : names) present += c.in.has(name) ? 1 : 0;
+  if (present == 0) return std::nullopt;
+  if (present != 4)
+    throw InvalidArgument(fmt::format(
+        "{}: a domain needs all four of horizontal_start, horizontal_end, vertical_start and "
+        "vertical_end ({} given)",
+        c.in.path(), present));
+  ProgramDomain d;
+  d.horizontal = IndexRange{static_cast<index_t>(c.in.scalar<int>("horizontal_start")),
+                            static_cast<index_t>(c.in.scalar<int>("horizontal_end"))};
+  d.vertical_start = c.in.scalar<int>("vertical_start");
+  d.vertical_end = c.in.scalar<int>("vertical_end");
+  return d;
+}
+
 /// Runs `call` once, writes the outputs (`write`), then runs --time more calls, each fenced;
-/// writes the domain and the times. The outputs are those of the first call (the solver's
-/// corrector accumulates into its in/out fields on some substeps).
+/// writes the domain and the times. `call` gets the domain override for the Dycore (nullptr:
+/// the Dycore's own, `default_domain`; the file's, file_domain(), when it has one). The outputs
+/// are those of the first call (the solver's corrector accumulates into its in/out fields on
+/// some substeps).
 template <class Call, class Write>
-void run_dycore_program(Context& c, const ProgramDomain& domain, const Call& call,
+void run_dycore_program(Context& c, const ProgramDomain& default_domain, const Call& call,
                         const Write& write) {
+  const std::optional<ProgramDomain> given = file_domain(c);
+  const ProgramDomain& domain = given ? *given : default_domain;
+  const ProgramDomain* override_domain = given ? &*given : nullptr;
+  c.out.attribute("icondiff_domain_from_file", given ? 1 : 0);
+  c.out.attribute("icondiff_default_horizontal_start", default_domain.horizontal.start);
+  c.out.attribute("icondiff_default_horizontal_end", default_domain.horizontal.end);
+  c.out.attribute("icondiff_default_vertical_start", default_domain.vertical_start);
+  c.out.attribute("icondiff_default_vertical_end", default_domain.vertical_end);
   c.out.attribute("icondiff_horizontal_start", domain.horizontal.start);
   c.out.attribute("icondiff_horizontal_end", domain.horizontal.end);
   c.out.attribute("icondiff_vertical_start", domain.vertical_start);
   c.out.attribute("icondiff_vertical_end", domain.vertical_end);
-  call();
+  call(override_domain);
   compat::fence(Space(), label(c.stencil));
   write();
   if (c.timed_calls <= 0) return;
   std::vector<double> seconds;
   for (int i = 0; i < c.timed_calls; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    call();
+    call(override_domain);
     compat::fence(Space(), label(c.stencil));
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -986,7 +1036,9 @@ void compute_rho_theta_pgrad_and_update_vn(Context& c) {
   c.out.attribute("icondiff_nflat_gradp", dycore.inputs().nflat_gradp);
   run_dycore_program(
       c, dycore.rho_theta_pgrad_domain(),
-      [&] { dycore.compute_rho_theta_pgrad_and_update_vn(args); },
+      [&](const ProgramDomain* d) {
+        dycore.compute_rho_theta_pgrad_and_update_vn(Space(), args, d);
+      },
       [&] {
         c.write("rho_at_edges_on_model_levels", args.rho_at_edges_on_model_levels);
         c.write("theta_v_at_edges_on_model_levels", args.theta_v_at_edges_on_model_levels);
@@ -1028,7 +1080,9 @@ void apply_divergence_damping_and_update_vn(Context& c) {
   c.out.real_attribute("icondiff_dbl_eps", physics::dbl_eps);
   run_dycore_program(
       c, dycore.divergence_damping_domain(),
-      [&] { dycore.apply_divergence_damping_and_update_vn(args); },
+      [&](const ProgramDomain* d) {
+        dycore.apply_divergence_damping_and_update_vn(Space(), args, d);
+      },
       [&] { c.write("next_vn", args.next_vn); });
 }
 
@@ -1070,13 +1124,18 @@ void vertically_implicit_solver_at_predictor_step(Context& c) {
   args.is_iau_active = c.in.scalar<int>("is_iau_active") != 0;
   args.at_first_substep = c.in.scalar<int>("at_first_substep") != 0;
   write_solver_attributes(c, dycore);
-  const ProgramDomain interpolation = dycore.contravariant_correction_domain();
+  // A domain from the file is used for the interpolation too (the Dycore's `domain` argument).
+  const std::optional<ProgramDomain> given = file_domain(c);
+  const ProgramDomain interpolation = given ? *given : dycore.contravariant_correction_domain();
   c.out.attribute("icondiff_interpolation_horizontal_start", interpolation.horizontal.start);
   c.out.attribute("icondiff_interpolation_horizontal_end", interpolation.horizontal.end);
   c.out.attribute("icondiff_interpolation_vertical_start", interpolation.vertical_start);
   c.out.attribute("icondiff_interpolation_vertical_end", interpolation.vertical_end);
   run_dycore_program(
-      c, dycore.solver_domain(), [&] { dycore.vertically_implicit_solver_at_predictor_step(args); },
+      c, dycore.solver_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.vertically_implicit_solver_at_predictor_step(Space(), args, d);
+      },
       [&] {
         c.write("contravariant_correction_at_cells_on_half_levels",
                 args.contravariant_correction_at_cells_on_half_levels);
@@ -1104,7 +1163,10 @@ void vertically_implicit_solver_at_corrector_step(Context& c) {
   c.out.real_attribute("icondiff_advection_implicit_weight_parameter",
                        dycore.config().advection_implicit_weight_parameter());
   run_dycore_program(
-      c, dycore.solver_domain(), [&] { dycore.vertically_implicit_solver_at_corrector_step(args); },
+      c, dycore.solver_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.vertically_implicit_solver_at_corrector_step(Space(), args, d);
+      },
       [&] {
         write_solver_outputs(c, args);
         c.write("dynamical_vertical_mass_flux_at_cells_on_half_levels",
@@ -1132,7 +1194,9 @@ void compute_diagnostics_from_normal_wind(Context& c) {
   c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
   run_dycore_program(
       c, dycore.diagnostics_from_normal_wind_domain(),
-      [&] { dycore.compute_diagnostics_from_normal_wind(args); },
+      [&](const ProgramDomain* d) {
+        dycore.compute_diagnostics_from_normal_wind(Space(), args, d);
+      },
       [&] {
         c.write("tangential_wind", args.tangential_wind);
         c.write("tangential_wind_on_half_levels", args.tangential_wind_on_half_levels);
@@ -1170,8 +1234,192 @@ void compute_advection_in_horizontal_momentum(Context& c) {
   c.out.real_attribute("icondiff_scalfac_exdiff", args.scalfac_exdiff);
   run_dycore_program(
       c, dycore.advection_in_horizontal_momentum_domain(),
-      [&] { dycore.compute_advection_in_horizontal_momentum(args); },
+      [&](const ProgramDomain* d) {
+        dycore.compute_advection_in_horizontal_momentum(Space(), args, d);
+      },
       [&] { c.write("normal_wind_advective_tendency", args.normal_wind_advective_tendency); });
+}
+
+/// Velocity advection's vertical-momentum steps: cells [start of LATERAL_BOUNDARY_LEVEL_4, end of
+/// HALO) x [0, nlev) (advection_in_vertical_momentum_domain(), as VelocityAdvection passes it),
+/// nflatlev and end_index_of_damping_layer from the file (the CFL band: max(2,
+/// end_index_of_damping_layer - 2) <= k < nlev - 3), the statics cell_area and c_owner_mask under
+/// ICON4Py's names area and owner_mask; cfl_w_limit and scalfac_exdiff derived from the file's
+/// dtime by velocity_advection_scale_factors() as for the tendency of vn.
+template <class Arguments>
+void read_vertical_momentum_scalars(const Context& c, Arguments& args) {
+  args.dtime = c.in.scalar<double>("dtime");
+  const VelocityAdvectionScaleFactors factors = velocity_advection_scale_factors(args.dtime);
+  args.cfl_w_limit = factors.cfl_w_limit;
+  args.scalfac_exdiff = factors.scalfac_exdiff;
+}
+
+template <class Arguments>
+void write_vertical_momentum_attributes(const Context& c, const Dycore<Space>& dycore,
+                                        const Arguments& args) {
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.out.attribute("icondiff_start_cell_lateral_boundary_level_4",
+                  c.device.range(L::Cell, Z::LateralBoundary4).start);
+  c.out.attribute("icondiff_end_cell_halo", c.device.range(L::Cell, Z::Halo).end);
+  c.out.attribute("icondiff_end_index_of_damping_layer",
+                  dycore.inputs().end_index_of_damping_layer);
+  c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
+  c.out.real_attribute("icondiff_cfl_w_limit", static_cast<double>(args.cfl_w_limit));
+  c.out.real_attribute("icondiff_scalfac_exdiff", args.scalfac_exdiff);
+}
+
+/// The outputs both vertical-momentum steps write.
+template <class Arguments>
+void write_vertical_momentum_outputs(const Context& c, const Arguments& args) {
+  c.write("vertical_wind_advective_tendency", args.vertical_wind_advective_tendency);
+  c.write("contravariant_corrected_w_at_cells_on_model_levels",
+          args.contravariant_corrected_w_at_cells_on_model_levels);
+  c.write("vertical_cfl", args.vertical_cfl);
+}
+
+void compute_advection_in_predictor_vertical_momentum(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  AdvectionInPredictorVerticalMomentumArguments<Mem> args;
+  read_fields(c, args, false);
+  read_vertical_momentum_scalars(c, args);
+  args.skip_compute_predictor_vertical_advection =
+      c.in.scalar<int>("skip_compute_predictor_vertical_advection") != 0;
+  write_vertical_momentum_attributes(c, dycore, args);
+  run_dycore_program(
+      c, dycore.advection_in_vertical_momentum_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.compute_advection_in_predictor_vertical_momentum(Space(), args, d);
+      },
+      [&] {
+        c.write("contravariant_correction_at_cells_on_half_levels",
+                args.contravariant_correction_at_cells_on_half_levels);
+        write_vertical_momentum_outputs(c, args);
+      });
+}
+
+void compute_advection_in_corrector_vertical_momentum(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  AdvectionInCorrectorVerticalMomentumArguments<Mem> args;
+  read_fields(c, args, false);
+  read_vertical_momentum_scalars(c, args);
+  write_vertical_momentum_attributes(c, dycore, args);
+  run_dycore_program(
+      c, dycore.advection_in_vertical_momentum_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.compute_advection_in_corrector_vertical_momentum(Space(), args, d);
+      },
+      [&] { write_vertical_momentum_outputs(c, args); });
+}
+
+/// solve_nonhydro's small point programs: the cell zones their domains come from (the edge zones
+/// by write_dycore_zones) and the constants icondiff's bodies use, for the caller to compare
+/// with solve_nonhydro's and ICON4Py's constants (PhysicsConstants, constants.RD_O_CVD, ...).
+void write_point_program_attributes(const Context& c) {
+  write_dycore_zones(c);
+  c.out.attribute("icondiff_start_cell_lateral_boundary",
+                  c.device.range(L::Cell, Z::LateralBoundary1).start);
+  c.out.attribute("icondiff_end_cell_lateral_boundary_level_4",
+                  c.device.range(L::Cell, Z::LateralBoundary4).end);
+  c.out.attribute("icondiff_start_cell_halo", c.device.range(L::Cell, Z::Halo).start);
+  c.out.attribute("icondiff_end_cell_end", static_cast<long long>(c.grid.num_cells));
+  c.out.real_attribute("icondiff_rd_o_cvd", physics::rd_o_cvd);
+  c.out.real_attribute("icondiff_cvd_o_rd", physics::cvd_o_rd);
+  c.out.real_attribute("icondiff_rd_o_p0ref", physics::rd_o_p0ref);
+  c.out.real_attribute("icondiff_grav_o_cpd", physics::grav_o_cpd);
+}
+
+/// On the limited-area boundary's cells (lateral_boundary_cells_domain()): theta_v from exner's
+/// values, exner from rho theta_v. Outputs: theta_v, exner.
+void compute_exner_from_rhotheta(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  ExnerFromRhothetaArguments<Mem> args;
+  read_fields(c, args, false);
+  write_point_program_attributes(c);
+  run_dycore_program(
+      c, dycore.lateral_boundary_cells_domain(),
+      [&](const ProgramDomain* d) { dycore.compute_exner_from_rhotheta(Space(), args, d); },
+      [&] {
+        c.write("theta_v", args.theta_v);
+        c.write("exner", args.exner);
+      });
+}
+
+/// On the halo's cells (halo_cells_domain(); empty on a single-rank grid), mask_prog_halo_c from
+/// the file. Outputs: theta_v_new, exner_new.
+void update_theta_and_exner_in_halo(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  ThetaAndExnerInHaloArguments<Mem> args;
+  read_fields(c, args, false);
+  write_point_program_attributes(c);
+  run_dycore_program(
+      c, dycore.halo_cells_domain(),
+      [&](const ProgramDomain* d) { dycore.update_theta_and_exner_in_halo(Space(), args, d); },
+      [&] {
+        c.write("theta_v_new", args.theta_v_new);
+        c.write("exner_new", args.exner_new);
+      });
+}
+
+/// On the limited-area boundary's cells x half levels [0, nlev + 1). Output: field_with_zero_wp.
+void init_cell_kdim_field_with_zero_wp(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  InitCellKdimFieldArguments<Mem> args;
+  read_fields(c, args, false);
+  write_point_program_attributes(c);
+  ProgramDomain half_levels = dycore.lateral_boundary_cells_domain();
+  half_levels.vertical_end = c.nlev + 1;  // what the Dycore's call defaults to
+  run_dycore_program(
+      c, half_levels,
+      [&](const ProgramDomain* d) { dycore.init_cell_kdim_field_with_zero_wp(Space(), args, d); },
+      [&] { c.write("field_with_zero_wp", args.field_with_zero_wp); });
+}
+
+/// On the limited-area boundary's cells; the implicit weights under ICON4Py's argument names of
+/// this program (vwind_expl_wgt, vwind_impl_wgt: solve_nonhydro binds
+/// exner_w_explicit/implicit_weight_parameter to them), r_nsubsteps from the file. Output:
+/// mass_flx_ic.
+void update_mass_flux_weighted(Context& c) {
+  DycoreInputs<Mem> inputs = dycore_inputs(c);
+  inputs.metric.exner_w_explicit_weight_parameter =
+      c.view<decltype(inputs.metric.exner_w_explicit_weight_parameter)>("vwind_expl_wgt", {c.nc()});
+  inputs.metric.exner_w_implicit_weight_parameter =
+      c.view<decltype(inputs.metric.exner_w_implicit_weight_parameter)>("vwind_impl_wgt", {c.nc()});
+  Dycore<Space> dycore(dycore_config(c), inputs, {c.schedule, Space()});
+  MassFluxWeightedArguments<Mem> args;
+  read_fields(c, args, false);
+  args.r_nsubsteps = c.in.scalar<double>("r_nsubsteps");
+  write_point_program_attributes(c);
+  run_dycore_program(
+      c, dycore.lateral_boundary_cells_domain(),
+      [&](const ProgramDomain* d) { dycore.update_mass_flux_weighted(Space(), args, d); },
+      [&] { c.write("mass_flx_ic", args.mass_flx_ic); });
+}
+
+/// On the limited-area boundary's cells. Output: z_dwdz_dd.
+void compute_dwdz_for_divergence_damping(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  DwdzForDivergenceDampingArguments<Mem> args;
+  read_fields(c, args, false);
+  write_point_program_attributes(c);
+  run_dycore_program(
+      c, dycore.lateral_boundary_cells_domain(),
+      [&](const ProgramDomain* d) { dycore.compute_dwdz_for_divergence_damping(Space(), args, d); },
+      [&] { c.write("z_dwdz_dd", args.z_dwdz_dd); });
+}
+
+/// Edges [start of NUDGING_LEVEL_2, end of LOCAL) x the lowest level
+/// (hydrostatic_correction_domain()); ikoffset (relative levels), zdiff_gradp, inv_ddqz_z_full
+/// and inv_dual_edge_length are the Dycore's statics, grav_o_cpd icondiff's constant. Output:
+/// z_hydro_corr.
+void compute_hydrostatic_correction_term(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  HydrostaticCorrectionArguments<Mem> args;
+  read_fields(c, args, false);
+  write_point_program_attributes(c);
+  run_dycore_program(
+      c, dycore.hydrostatic_correction_domain(),
+      [&](const ProgramDomain* d) { dycore.compute_hydrostatic_correction_term(Space(), args, d); },
+      [&] { c.write("z_hydro_corr", args.z_hydro_corr); });
 }
 
 using StencilFunction = void (*)(Context&);
@@ -1210,6 +1458,14 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(vertically_implicit_solver_at_corrector_step),
       ICONDIFF_RUNNER_STENCIL(compute_diagnostics_from_normal_wind),
       ICONDIFF_RUNNER_STENCIL(compute_advection_in_horizontal_momentum),
+      ICONDIFF_RUNNER_STENCIL(compute_advection_in_predictor_vertical_momentum),
+      ICONDIFF_RUNNER_STENCIL(compute_advection_in_corrector_vertical_momentum),
+      ICONDIFF_RUNNER_STENCIL(compute_exner_from_rhotheta),
+      ICONDIFF_RUNNER_STENCIL(update_theta_and_exner_in_halo),
+      ICONDIFF_RUNNER_STENCIL(init_cell_kdim_field_with_zero_wp),
+      ICONDIFF_RUNNER_STENCIL(update_mass_flux_weighted),
+      ICONDIFF_RUNNER_STENCIL(compute_dwdz_for_divergence_damping),
+      ICONDIFF_RUNNER_STENCIL(compute_hydrostatic_correction_term),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;
