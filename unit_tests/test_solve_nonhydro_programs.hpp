@@ -531,8 +531,9 @@ TEST(TEST_CATEGORY, DycoreComputePerturbedQuantitiesAndInterpolationMatchesRefer
         for (const int nflatlev : {grid_inputs.nflatlev, 0}) {
           DycoreInputs<M> in = grid_inputs;
           in.nflatlev = nflatlev;
-          Dycore<Space> dycore(DycoreConfig{}, in);
-          (void)grid_dycore;
+          DycoreOptions<Space> options;  // the case's schedule
+          options.schedule = grid_dycore.runner().schedule();
+          Dycore<Space> dycore(DycoreConfig{}, in, options);
           const ProgramDomain own = dycore.perturbed_quantities_domain();
           ProgramDomain wide = own;  // most cells, so that every grid exercises the body
           wide.horizontal = {rng.integer(0, int(in.grid.num_cells / 8)),
