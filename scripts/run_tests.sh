@@ -33,10 +33,13 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
     test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference \
     test_dycore_tools_SERIAL test_dycore_tools_OPENMP test_dycore_metric_fields \
-    test_dycore_interpolation_coefficients test_dycore_config test_static_fields
+    test_dycore_interpolation_coefficients test_dycore_config test_static_fields \
+    test_velocity_advection_SERIAL test_velocity_advection_OPENMP test_velocity_advection_reference \
+    test_solve_nonhydro_programs_SERIAL test_solve_nonhydro_programs_OPENMP \
+    test_solve_nonhydro_reference
   # Every test the pattern below selects must be in the list above (else ctest reports it Not Run).
   timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" \
-    -R 'diffusion|dycore|static_fields|cli_run'
+    -R 'diffusion|dycore|static_fields|cli_run|velocity_advection|solve_nonhydro'
 fi
 
 if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
@@ -46,7 +49,7 @@ if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
   timed_build right cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
     test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
     test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP test_dycore_tools_OPENMP \
-    test_static_fields
+    test_static_fields test_velocity_advection_OPENMP test_solve_nonhydro_programs_OPENMP
   timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs" \
-    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools))(_OPENMP)?$'
+    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools)|velocity_advection|solve_nonhydro_programs)(_OPENMP)?$'
 fi
