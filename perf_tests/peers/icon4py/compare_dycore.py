@@ -37,7 +37,16 @@ and velocity advection's programs (``stencils/compute_diagnostics_from_normal_wi
 and solve_nonhydro's six small point programs (one module each under ``stencils/``):
 ``compute_exner_from_rhotheta``, ``update_theta_and_exner_in_halo``,
 ``init_cell_kdim_field_with_zero_wp``, ``update_mass_flux_weighted``,
-``compute_dwdz_for_divergence_damping`` and ``compute_hydrostatic_correction_term``,
+``compute_dwdz_for_divergence_damping`` and ``compute_hydrostatic_correction_term``, and
+``stencils_61_62`` (``solve_nonhydro_stencils.py``: the limited-area boundary's new state),
+
+solve_nonhydro's horizontal velocity programs ``compute_horizontal_velocity_quantities_and_fluxes``
+(predictor) and ``compute_averaged_vn_and_fluxes`` (corrector;
+``stencils/compute_horizontal_velocity_quantities.py``), its cell programs
+``compute_perturbed_quantities_and_interpolation`` (predictor) and
+``compute_interpolation_and_nonhydro_buoy`` (corrector;
+``stencils/compute_cell_diagnostics_for_dycore.py``) and ``compute_rayleigh_damping_factor``
+(``dycore_utils.py``),
 
 on icondiff's side run through ``Dycore<Space>`` (include/icondiff/dycore/dycore.hpp) by
 stencil_runner/icondiff_stencil_runner, which builds the Dycore's static bundle and the call's
@@ -142,6 +151,36 @@ theta_v in [250, 350] K (also in exner's field on the boundary and on the halo's
 mask_prog_halo_c, half of them, where ICON keeps theta_v there), exner in [0.80, 0.81].
 compute_hydrostatic_correction_term's theta_v and theta_v_ic increase smoothly upwards. In mixed
 precision compute_hydrostatic_correction_term is left out (its ICON4Py module does not import).
+stencils_61_62 is a seventh point program (the boundary's cells x half levels [0, nlev + 1):
+rho_new and exner_new on [0, nlev), w_new on [0, nlev + 1); dtime 18 s, tendencies +-1e-3/s),
+with the same two cases (solve_nonhydro's domain, every cell x every half level).
+solve_nonhydro's horizontal velocity programs (edges [start of LATERAL_BOUNDARY_LEVEL_5, end of
+HALO_LEVEL_2), the Dycore's horizontal_velocity_quantities_domain() / averaged_vn_and_fluxes_
+domain()): compute_horizontal_velocity_quantities_and_fluxes x [0, nlev + 1) (vn_ie's surface
+level by wgtfacq_e, the contravariant correction from nflatlev = nlev/3 on, in/out), one case;
+compute_averaged_vn_and_fluxes x [0, nlev) with prepare_advection x at_first_substep (the four
+variants solve_nonhydro compiles; r_nsubsteps = 1/5): the substep averages are in/out and must
+be untouched without prepare_advection, and numpy recomputes ICON4Py's set / accumulated
+averages from its own outputs bit for bit (the variant really taken). The edge zones are
+compared with ICON4Py's grid.
+solve_nonhydro's cell programs: compute_interpolation_and_nonhydro_buoy over cells [start of
+LATERAL_BOUNDARY_LEVEL_3, end of LOCAL) x [1, nlev) with dtime 18 s and the rhotheta weights of
+ICON4Py's NonHydrostaticParams (icondiff's from DycoreConfig's rhotheta_offctr, compared bit for
+bit); compute_perturbed_quantities_and_interpolation with ICON4Py's horizontal_sizes
+(start_cell_lateral_boundary(_level_3), start/end_cell_halo_level_2, end_cell_halo), model_top 0,
+surface_level nlev + 1, igradp_method from NonHydrostaticConfig, nflat_gradp = nlev/2 and
+nflatlev nlev/3 and 0 (two cases), icondiff's Dycore over ICON4Py's [start_cell_lateral_boundary_
+level_3, end_cell_halo) x [0, nlev) (the second halo line from its grid); outputs written on all
+their levels are poisoned, those a concat_where writes on part of them (exner at half levels
+from max(1, nflatlev), rho/theta_v at half levels and the buoyancy from level 1, the exner
+derivatives from nflatlev / nflat_gradp) are random in/out. ICON4Py's
+reference_theta_at_cells_on_model_levels is icondiff's static theta_ref_mc (the runner reads it
+under ICON4Py's name). compute_rayleigh_damping_factor: rayleigh_w on nlev + 1 levels (non-zero
+above nlev/4), dtime 18 s, the output's nlev levels (ICON4Py's program is Cartesian: no domain,
+no offsets). None of these is raced. In mixed precision the four programs of
+compute_horizontal_velocity_quantities.py and compute_cell_diagnostics_for_dycore.py are left
+out (their modules do not import with FLOAT_PRECISION=mixed); stencils_61_62 and
+compute_rayleigh_damping_factor are wp (float) throughout.
 
 **Mixed precision** (--precision mixed; the default for a build with
 -DICONDIFF_MIXED_PRECISION=ON, read from its CMakeCache.txt). The same check with vp = float32
@@ -265,8 +304,26 @@ INIT_ZERO = "init_cell_kdim_field_with_zero_wp"
 MASS_FLUX_WEIGHTED = "update_mass_flux_weighted"
 DWDZ_DIVDAMP = "compute_dwdz_for_divergence_damping"
 HYDROSTATIC_CORRECTION = "compute_hydrostatic_correction_term"
+#: The limited-area boundary's new state from the boundary tendencies (solve_nonhydro_stencils.py).
+STENCILS_6162 = "stencils_61_62"
 POINT_PROGRAMS = (EXNER_FROM_RHOTHETA, THETA_EXNER_IN_HALO, INIT_ZERO, MASS_FLUX_WEIGHTED,
-                  DWDZ_DIVDAMP, HYDROSTATIC_CORRECTION)
+                  DWDZ_DIVDAMP, HYDROSTATIC_CORRECTION, STENCILS_6162)
+#: solve_nonhydro's corrector: vn averaged over the edge's neighbours, the mass and theta_v
+#: fluxes and the tracer-advection averages (stencils/compute_horizontal_velocity_quantities.py).
+AVERAGED_VN = "compute_averaged_vn_and_fluxes"
+#: solve_nonhydro's predictor: the horizontal velocity quantities and fluxes (the same module).
+HORIZONTAL_VELOCITY = "compute_horizontal_velocity_quantities_and_fluxes"
+EDGE_PROGRAMS = (AVERAGED_VN, HORIZONTAL_VELOCITY)
+#: solve_nonhydro's corrector: rho, theta_v and theta_v' at half levels and the buoyancy term
+#: (stencils/compute_cell_diagnostics_for_dycore.py).
+INTERPOLATION_BUOY = "compute_interpolation_and_nonhydro_buoy"
+#: solve_nonhydro's predictor: exner's temporal extrapolation, the perturbations, the half-level
+#: interpolation with the buoyancy term and exner's vertical derivatives (the same module).
+PERTURBED_QUANTITIES = "compute_perturbed_quantities_and_interpolation"
+CELL_PROGRAMS = (INTERPOLATION_BUOY, PERTURBED_QUANTITIES)
+#: Klemp's damping factor per level from rayleigh_w (dycore_utils.py; no domain arguments: the
+#: output field's levels).
+RAYLEIGH_FACTOR = "compute_rayleigh_damping_factor"
 #: ICON4Py's module of each program.
 MODULES = {PREDICTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
            CORRECTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update_vn",
@@ -276,7 +333,13 @@ MODULES = {PREDICTOR: STENCILS + "compute_edge_diagnostics_for_dycore_and_update
            ADVECTION_HM: STENCILS + "compute_advection_in_horizontal_momentum_equation",
            PREDICTOR_VM: STENCILS + "compute_advection_in_vertical_momentum_equation",
            CORRECTOR_VM: STENCILS + "compute_advection_in_vertical_momentum_equation",
-           **{p: STENCILS + p for p in POINT_PROGRAMS}}
+           **{p: STENCILS + p for p in POINT_PROGRAMS},
+           STENCILS_6162: "icon4py.model.atmosphere.dycore.solve_nonhydro_stencils",
+           AVERAGED_VN: STENCILS + "compute_horizontal_velocity_quantities",
+           HORIZONTAL_VELOCITY: STENCILS + "compute_horizontal_velocity_quantities",
+           INTERPOLATION_BUOY: STENCILS + "compute_cell_diagnostics_for_dycore",
+           PERTURBED_QUANTITIES: STENCILS + "compute_cell_diagnostics_for_dycore",
+           RAYLEIGH_FACTOR: "icon4py.model.atmosphere.dycore.dycore_utils"}
 #: Boolean fields (int32 0/1 in the runner's file, bool for ICON4Py).
 BOOL_FIELDS = {"owner_mask", "mask_prog_halo_c"}
 
@@ -527,6 +590,117 @@ FIELDS = {
         F("inv_dual_edge_length", "E", "inv_dual"),
         F("z_hydro_corr", "E,K", role="out"),
     ),
+    # solve_nonhydro's corrector: the substep averages are in/out (untouched without
+    # prepare_advection, set on the first substep, accumulated on the others)
+    AVERAGED_VN: (
+        F("spatially_averaged_vn", "E,K", role="out"),
+        F("mass_flux_at_edges_on_model_levels", "E,K", role="out"),
+        F("theta_v_flux_at_edges_on_model_levels", "E,K", role="out"),
+        F("substep_and_spatially_averaged_vn", "E,K", "vn", role="inout"),
+        F("substep_averaged_mass_flux", "E,K", "mass_flux_ic", role="inout"),
+        F("e_flx_avg", "E,E2C2EO", "e_flx_avg"),
+        F("vn", "E,K", "vn"),
+        F("rho_at_edges_on_model_levels", "E,K", "rho"),
+        F("ddqz_z_full_e", "E,K", "ddqz_e"),
+        F("theta_v_at_edges_on_model_levels", "E,K", "theta"),
+    ),
+    # solve_nonhydro's predictor: every output poisoned but the contravariant correction (in/out:
+    # passed through above nflatlev); vn at the surface half level by wgtfacq_e
+    HORIZONTAL_VELOCITY: (
+        F("spatially_averaged_vn", "E,K", role="out"),
+        F("horizontal_gradient_of_normal_wind_divergence", "E,K", role="out"),
+        F("tangential_wind", "E,K", role="out"),
+        F("mass_flux_at_edges_on_model_levels", "E,K", role="out"),
+        F("theta_v_flux_at_edges_on_model_levels", "E,K", role="out"),
+        F("tangential_wind_on_half_levels", "E,K", role="out"),
+        F("vn_on_half_levels", "E,KH", role="out"),
+        F("horizontal_kinetic_energy_at_edges_on_model_levels", "E,K", role="out"),
+        F("contravariant_correction_at_edges_on_model_levels", "E,K", "w_concorr", role="inout"),
+        F("vn", "E,K", "vn"),
+        F("e_flx_avg", "E,E2C2EO", "e_flx_avg"),
+        F("geofac_grdiv", "E,E2C2EO", "per_area"),
+        F("rbf_vec_coeff_e", "E,E2C2E", "rbf"),
+        F("rho_at_edges_on_model_levels", "E,K", "rho"),
+        F("theta_v_at_edges_on_model_levels", "E,K", "theta"),
+        F("ddqz_z_full_e", "E,K", "ddqz_e"),
+        F("ddxn_z_full", "E,K", "slope"),
+        F("ddxt_z_full", "E,K", "slope"),
+        F("wgtfac_e", "E,KH", "wgtfac"),
+        F("wgtfacq_e", "E,K", "wgtfacq"),  # ICON4Py gets levels [nlev - 3, nlev) (as_fields)
+    ),
+    # the limited-area boundary: rho, theta_v (into exner_new, as ICON) and w advanced by the
+    # boundary tendencies; rho_new and exner_new on [0, nlev), w_new on [0, nlev + 1)
+    STENCILS_6162: (
+        F("rho_now", "C,K", "rho"),
+        F("grf_tend_rho", "C,K", "grf_tend"),
+        F("theta_v_now", "C,K", "theta"),
+        F("grf_tend_thv", "C,K", "grf_tend"),
+        F("w_now", "C,KH", "w"),
+        F("grf_tend_w", "C,KH", "grf_tend"),
+        F("rho_new", "C,K", role="out"),
+        F("exner_new", "C,K", role="out"),
+        F("w_new", "C,KH", role="out"),
+    ),
+    # rayleigh_w on the nlev + 1 half levels (non-zero in the damping layer above nlev/4), the
+    # factor on the nlev full levels (SolveNonhydro's rayleigh_damping_factor field)
+    RAYLEIGH_FACTOR: (
+        F("rayleigh_w", "KH", "rayleigh_w"),
+        F("rayleigh_damping_factor", "K", role="out"),
+    ),
+    # solve_nonhydro's predictor: outputs the program writes everywhere in its domain poisoned,
+    # those it writes on part of the levels (concat_where keeps the rest) random in/out;
+    # temporal_extrapolation_of_perturbed_exner has nlev + 1 levels (written: [0, nlev))
+    PERTURBED_QUANTITIES: (
+        F("temporal_extrapolation_of_perturbed_exner", "C,KH", role="out"),
+        F("ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels", "C,K", "dexner_dz",
+          role="inout"),
+        F("d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels", "C,K",
+          "d2exner_dz2", role="inout"),
+        F("perturbed_exner_at_cells_on_model_levels", "C,K", "exner_pert", role="inout"),
+        F("exner_at_cells_on_half_levels", "C,KH", "exner_pert", role="inout"),
+        F("perturbed_rho_at_cells_on_model_levels", "C,K", role="out"),
+        F("perturbed_theta_v_at_cells_on_model_levels", "C,K", role="out"),
+        F("rho_at_cells_on_half_levels", "C,KH", "rho", role="inout"),
+        F("perturbed_theta_v_at_cells_on_half_levels", "C,KH", role="out"),
+        F("theta_v_at_cells_on_half_levels", "C,KH", "theta_half", role="inout"),
+        F("current_rho", "C,K", "rho"),
+        F("reference_rho_at_cells_on_model_levels", "C,K", "rho_ref"),
+        F("current_theta_v", "C,K", "theta_ref"),
+        F("reference_theta_at_cells_on_model_levels", "C,K", "theta_ref"),
+        F("reference_theta_at_cells_on_half_levels", "C,KH", "theta_half"),
+        F("wgtfacq_c", "C,K", "wgtfacq"),  # ICON4Py gets levels [nlev - 3, nlev) (as_fields)
+        F("wgtfac_c", "C,KH", "wgtfac"),
+        F("exner_w_explicit_weight_parameter", "C", "w_expl"),
+        F("ddz_of_reference_exner_at_cells_on_half_levels", "C,KH", "dexner_ref_dz"),
+        F("ddqz_z_half", "C,KH", "ddqz_half"),
+        F("nonhydro_buoy_at_cells_on_half_levels", "C,K", "buoy", role="inout"),
+        F("time_extrapolation_parameter_for_exner", "C,K", "wgtfac"),
+        F("current_exner", "C,K", "exner"),
+        F("reference_exner_at_cells_on_model_levels", "C,K", "exner"),
+        F("inv_ddqz_z_full", "C,K", "inv_ddqz"),
+        F("d2dexdz2_fac1_mc", "C,K", "exner_incr"),
+        F("d2dexdz2_fac2_mc", "C,K", "exner_incr"),
+    ),
+    # solve_nonhydro's corrector: every output poisoned (levels [1, nlev) written);
+    # reference_theta_at_cells_on_model_levels is icondiff's static theta_ref_mc
+    INTERPOLATION_BUOY: (
+        F("rho_at_cells_on_half_levels", "C,KH", role="out"),
+        F("perturbed_theta_v_at_cells_on_half_levels", "C,KH", role="out"),
+        F("theta_v_at_cells_on_half_levels", "C,KH", role="out"),
+        F("nonhydro_buoy_at_cells_on_half_levels", "C,K", role="out"),
+        F("w", "C,KH", "w"),
+        F("contravariant_correction_at_cells_on_half_levels", "C,KH", "w_concorr"),
+        F("current_rho", "C,K", "rho"),
+        F("next_rho", "C,K", "rho"),
+        F("current_theta_v", "C,K", "theta"),
+        F("next_theta_v", "C,K", "theta"),
+        F("perturbed_exner_at_cells_on_model_levels", "C,K", "exner_pert"),
+        F("reference_theta_at_cells_on_model_levels", "C,K", "theta_ref"),
+        F("ddz_of_reference_exner_at_cells_on_half_levels", "C,KH", "dexner_ref_dz"),
+        F("ddqz_z_half", "C,KH", "ddqz_half"),
+        F("wgtfac_c", "C,KH", "wgtfac"),
+        F("exner_w_explicit_weight_parameter", "C", "w_expl"),
+    ),
 }
 #: The fields solve_nonhydro binds once (constant_args of setup_program; the race binds them).
 STATIC_FIELDS = {
@@ -565,11 +739,13 @@ INT_SCALARS = {"nflatlev", "nflat_gradp", "divdamp_order", "start_edge_lateral_b
                "end_index_of_damping_layer", "kstart_moist", "flat_level_index_plus1",
                "start_cell_index_nudging", "end_cell_index_local", "start_cell_index_lateral_lvl3",
                "end_cell_index_halo_lvl1", "vertical_start_index_model_top",
-               "vertical_end_index_model_surface"}
+               "vertical_end_index_model_surface", "start_cell_lateral_boundary",
+               "start_cell_lateral_boundary_level_3", "start_cell_halo_level_2", "end_cell_halo",
+               "end_cell_halo_level_2", "model_top", "surface_level", "igradp_method"}
 BOOL_SCALARS = {"is_iau_active", "limited_area", "apply_2nd_order_divergence_damping",
                 "apply_4th_order_divergence_damping", "at_first_substep", "at_last_substep",
                 "lprep_adv", "skip_compute_predictor_vertical_advection",
-                "apply_extra_diffusion_on_vn"}
+                "apply_extra_diffusion_on_vn", "prepare_advection"}
 #: Scalars in the file for the Dycore's configuration that ICON4Py gets through
 #: NonHydrostaticParams instead (advection weights) or not at all.
 CONFIG_ONLY = {"veladv_offctr", "fourth_order_divdamp_factor"}
@@ -604,6 +780,14 @@ MIXED_PRECISION_UNSUPPORTED = {
        "passes the float64 tangential_wind_on_half_levels, declared wpfloat there, to "
        "_compute_horizontal_advection_term_for_vertical_velocity, which takes it as float32) and "
        "has no mixed-precision patch" for program in VERTICAL_MOMENTUM},
+    **{program: "ICON4Py 0.2.0's compute_horizontal_velocity_quantities.py does not import with "
+       "FLOAT_PRECISION=mixed (it imports compute_diagnostics_from_normal_wind.py, whose line 81 "
+       "passes the float32 tangential wind to _interpolate_to_half_levels, which takes float64) "
+       "and has no mixed-precision patch" for program in (HORIZONTAL_VELOCITY, AVERAGED_VN)},
+    **{program: "ICON4Py 0.2.0's compute_cell_diagnostics_for_dycore.py does not import with "
+       "FLOAT_PRECISION=mixed (gt4py, line 108: _compute_perturbation_of_rho_and_theta gets the "
+       "program's float64 reference fields where it takes float32) and has no mixed-precision "
+       "patch" for program in (PERTURBED_QUANTITIES, INTERPOLATION_BUOY)},
     HYDROSTATIC_CORRECTION:
         "ICON4Py 0.2.0's compute_hydrostatic_correction_term.py does not import with "
         "FLOAT_PRECISION=mixed (gt4py, line 48: zdiff_gradp, float32, is multiplied by the "
@@ -815,6 +999,26 @@ CASES += tuple(
         Case(program, "solve_nonhydro's domain", {}),
         Case(program, WIDE_NAME.get(program, "all cells x all levels"), {"wide_domain": True})))
 
+# solve_nonhydro's averaged vn and fluxes: the four variants it compiles (prepare_advection x
+# at_first_substep).
+CASES += tuple(
+    Case(AVERAGED_VN, f"{'prep' if prep else 'no prep'}, {'first' if first else 'later'}",
+         {"prepare_advection": prep, "at_first_substep": first})
+    for prep in (True, False) for first in (True, False))
+
+# solve_nonhydro's predictor's horizontal velocity quantities (one variant; nflatlev = nlev/3).
+CASES += (Case(HORIZONTAL_VELOCITY, "predictor", {}),)
+
+# Klemp's damping factor (dtime 18 s).
+CASES += (Case(RAYLEIGH_FACTOR, "dtime 18 s", {}),)
+# solve_nonhydro's predictor's perturbations and interpolation: nflatlev = nlev/3 and 0 (the
+# half-level exner from max(1, nflatlev)), nflat_gradp = nlev/2.
+CASES += (Case(PERTURBED_QUANTITIES, "nflatlev nlev/3", {"nflatlev_fraction": 3}),
+          Case(PERTURBED_QUANTITIES, "nflatlev 0", {"nflatlev_fraction": 0}))
+# solve_nonhydro's corrector's interpolation and buoyancy (one variant; rhotheta weights from
+# NonHydrostaticParams).
+CASES += (Case(INTERPOLATION_BUOY, "corrector", {}),)
+
 RACE_CASES = {PREDICTOR: race_case(PREDICTOR, "iau off"),
               CORRECTOR: race_case(CORRECTOR, "order 24, 4th"),
               SOLVER_PREDICTOR: race_case(SOLVER_PREDICTOR, "later, dd3, klemp"),
@@ -947,6 +1151,15 @@ def draw_field(rng, f: Field, ctx: Context) -> np.ndarray:
         return u(-0.6, 0.6)
     if g == "c_intp":
         return u(0.1, 0.25)
+    if g == "rayleigh_w":  # Klemp's coefficient [1/s], zero below the damping layer
+        k = np.arange(shape[0])
+        return np.where(k < max(ctx.nlev // 4, 1), u(0.0, 0.05), 0.0)
+    if g == "grf_tend":  # the boundary tendencies (per second)
+        return u(-1e-3, 1e-3)
+    if g == "dexner_ref_dz":  # d(exner_ref)/dz ~ -g / (cpd theta_ref)
+        return u(-4e-5, -3e-5)
+    if g == "e_flx_avg":  # the edge itself about 1/2, its four neighbours about 1/8 each
+        return u(0.05, 0.2) + np.array([0.3, 0.0, 0.0, 0.0, 0.0])[: shape[1]]
     if g == "inv_primal":
         return 1.0 / (1.5 * ctx.length * u(0.8, 1.2))
     if g == "sign":
@@ -1084,16 +1297,33 @@ def icon4py_domain(program: str, grid, nlev: int) -> dict:
     if program in VERTICAL_MOMENTUM:  # VelocityAdvection.__init__
         return {"horizontal_start": cell("LATERAL_BOUNDARY_LEVEL_4", "start"),
                 "horizontal_end": cell("HALO", "end"), "vertical_start": 0, "vertical_end": nlev}
-    if program in (EXNER_FROM_RHOTHETA, INIT_ZERO, MASS_FLUX_WEIGHTED, DWDZ_DIVDAMP):
+    if program in (EXNER_FROM_RHOTHETA, INIT_ZERO, MASS_FLUX_WEIGHTED, DWDZ_DIVDAMP,
+                   STENCILS_6162):
         # SolveNonhydro.__init__: the limited-area boundary's cells (empty on a global grid);
-        # init_cell_kdim_field_with_zero_wp on half levels [0, nlev + 1)
+        # init_cell_kdim_field_with_zero_wp and stencils_61_62 on half levels [0, nlev + 1)
         return {"horizontal_start": cell("LATERAL_BOUNDARY", "start"),
                 "horizontal_end": cell("LATERAL_BOUNDARY_LEVEL_4", "end"), "vertical_start": 0,
-                "vertical_end": nlev + 1 if program == INIT_ZERO else nlev}
+                "vertical_end": nlev + 1 if program in (INIT_ZERO, STENCILS_6162) else nlev}
+    if program == RAYLEIGH_FACTOR:  # no domain arguments
+        return {}
+    if program == PERTURBED_QUANTITIES:  # SolveNonhydro.__init__'s horizontal/vertical sizes
+        return {"start_cell_lateral_boundary": cell("LATERAL_BOUNDARY", "start"),
+                "start_cell_lateral_boundary_level_3": cell("LATERAL_BOUNDARY_LEVEL_3", "start"),
+                "start_cell_halo_level_2": cell("HALO_LEVEL_2", "start"),
+                "end_cell_halo": cell("HALO", "end"),
+                "end_cell_halo_level_2": cell("HALO_LEVEL_2", "end"),
+                "model_top": 0, "surface_level": nlev + 1}
+    if program == INTERPOLATION_BUOY:  # SolveNonhydro.__init__: from level 1 on
+        return {"horizontal_start": cell("LATERAL_BOUNDARY_LEVEL_3", "start"),
+                "horizontal_end": cell("LOCAL", "end"), "vertical_start": 1, "vertical_end": nlev}
     if program == THETA_EXNER_IN_HALO:  # the halo's cells (empty on a single-rank grid)
         return {"horizontal_start": cell("HALO", "start"), "horizontal_end": cell("END", "end"),
                 "vertical_start": 0, "vertical_end": nlev}
     zone = lambda name, which: icon4py_zone_index(grid, "E", name, which)  # noqa: E731
+    if program in EDGE_PROGRAMS:  # SolveNonhydro.__init__'s horizontal/vertical sizes
+        return {"horizontal_start": zone("LATERAL_BOUNDARY_LEVEL_5", "start"),
+                "horizontal_end": zone("HALO_LEVEL_2", "end"), "vertical_start": 0,
+                "vertical_end": nlev + 1 if program == HORIZONTAL_VELOCITY else nlev}
     if program == HYDROSTATIC_CORRECTION:  # the lowest level
         return {"horizontal_start": zone("NUDGING_LEVEL_2", "start"),
                 "horizontal_end": zone("LOCAL", "end"), "vertical_start": nlev - 1,
@@ -1137,7 +1367,7 @@ def wide_domain(program: str, grid, nlev: int) -> dict:
     of its output field (the comparison over solve_nonhydro's domain alone exercises nothing on
     grids where that zone is empty)."""
     points = grid.num_edges if program == HYDROSTATIC_CORRECTION else grid.num_cells
-    half = program in (INIT_ZERO, MASS_FLUX_WEIGHTED)  # (C, nlev + 1) outputs
+    half = program in (INIT_ZERO, MASS_FLUX_WEIGHTED, STENCILS_6162)  # (C, nlev + 1) outputs
     return {"horizontal_start": 0, "horizontal_end": points, "vertical_start": 0,
             "vertical_end": nlev + 1 if half else nlev}
 
@@ -1191,10 +1421,19 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
                    "end_index_of_damping_layer": nlev // 4}
         if case.program == PREDICTOR_VM:
             scalars["nflatlev"] = nlev // 3
+    elif case.program == HORIZONTAL_VELOCITY:
+        scalars = {"nflatlev": nlev // 3}  # the contravariant correction from nflatlev down
+    elif case.program in (INTERPOLATION_BUOY, RAYLEIGH_FACTOR):
+        scalars = {"dtime": DTIME}
+    elif case.program == PERTURBED_QUANTITIES:
+        fraction = case.scalars["nflatlev_fraction"]
+        scalars = {"nflatlev": nlev // fraction if fraction else 0, "nflat_gradp": nlev // 2}
+    elif case.program == AVERAGED_VN:
+        scalars = {"r_nsubsteps": 1.0 / NDYN_SUBSTEPS}  # as run_corrector_step
     elif case.program in POINT_PROGRAMS:
         # run_corrector_step's r_nsubsteps for the mass flux; ICON4Py's constants below
         scalars = ({"r_nsubsteps": 1.0 / NDYN_SUBSTEPS} if case.program == MASS_FLUX_WEIGHTED
-                   else {})
+                   else {"dtime": DTIME} if case.program == STENCILS_6162 else {})
     elif case.program in SOLVERS:
         # damping layer above nlev/4, flat levels above nlev/3, moisture from nlev/2 down
         scalars = {"dtime": DTIME, "iau_wgt_dyn": IAU_WGT_DYN,
@@ -1224,7 +1463,7 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
             "fourth_order_divdamp_factor": config.fourth_order_divdamp_factor,
         }
     scalars.update({k: v for k, v in case.scalars.items()
-                    if k not in ("divdamp_order", "wide_domain")})
+                    if k not in ("divdamp_order", "wide_domain", "nflatlev_fraction")})
     icon4py_scalars = {k: v for k, v in scalars.items() if k not in CONFIG_ONLY}
     icon4py_scalars.update(icon4py_domain(case.program, grid, nlev))
     if case.scalars.get("wide_domain"):
@@ -1233,6 +1472,13 @@ def make_inputs(case: Case, grid, path: str, nlev: int, seed: int, grid_name: st
         icon4py_scalars.update(domain)
         scalars.update(domain)
     icon4py_scalars.update(point_program_constants(case.program))
+    if case.program == PERTURBED_QUANTITIES:  # SolveNonhydro's constant_args
+        icon4py_scalars["igradp_method"] = int(config.igradp_method)
+    if case.program == INTERPOLATION_BUOY:  # SolveNonhydro's constant_args
+        icon4py_scalars["rhotheta_explicit_weight_parameter"] = (
+            params.rhotheta_explicit_weight_parameter)
+        icon4py_scalars["rhotheta_implicit_weight_parameter"] = (
+            params.rhotheta_implicit_weight_parameter)
     if case.program == SOLVER_PREDICTOR:
         icon4py_scalars["flat_level_index_plus1"] = icon4py_scalars.pop("nflatlev") + 1
     return arrays, scalars, icon4py_scalars, config
@@ -1389,7 +1635,9 @@ def run_icon4py_check(program: str, grid, arrays: dict, scalars: dict, backend_n
         _COMPILED[key] = p.with_backend(icon4py_backend(p, backend_name))
     kwargs = as_fields(program, arrays)
     t0 = time.perf_counter()
-    _COMPILED[key](**kwargs, **typed_scalars(scalars), offset_provider=grid.connectivities)
+    # dycore_utils' Cartesian program (no grid_type): no offsets, as SolveNonhydro sets it up
+    offsets = {} if program == RAYLEIGH_FACTOR else grid.connectivities
+    _COMPILED[key](**kwargs, **typed_scalars(scalars), offset_provider=offsets)
     seconds = time.perf_counter() - t0
     return ({f.name: kwargs[f.name].asnumpy() for f in FIELDS[program] if f.role != "in"},
             seconds)
@@ -1491,6 +1739,12 @@ def scalar_checks(program: str, attrs: dict, icon4py_scalars: dict, config, scal
         return vertical_momentum_scalar_checks(program, attrs, icon4py_scalars, grid, nlev)
     if program in POINT_PROGRAMS:
         return point_program_scalar_checks(program, attrs, icon4py_scalars, grid, nlev)
+    if program in EDGE_PROGRAMS:
+        return edge_program_scalar_checks(program, attrs, icon4py_scalars, grid, nlev)
+    if program in CELL_PROGRAMS:
+        return cell_program_scalar_checks(program, attrs, icon4py_scalars, grid, nlev)
+    if program == RAYLEIGH_FACTOR:
+        return float_checks(attrs, {"dtime": icon4py_scalars["dtime"]})
     if program in SOLVERS:
         return solver_scalar_checks(program, attrs, icon4py_scalars, scalars)
     if program == DIAGNOSTICS_FROM_VN:
@@ -1772,6 +2026,85 @@ def extra_diffusion_census(grid, arrays: dict, s: dict, theirs: dict, flipped: d
     return note, problems
 
 
+def edge_program_scalar_checks(program: str, attrs: dict, s: dict, grid, nlev: int) -> list:
+    """solve_nonhydro's horizontal velocity programs: the domain icondiff ran over against
+    ICON4Py's call, the Dycore's own domain and its edge zones against SolveNonhydro's, and the
+    scalars the runner read (r_nsubsteps, nflatlev) against the call's."""
+    edge = lambda name, which: icon4py_zone_index(grid, "E", name, which)  # noqa: E731
+    problems = domain_checks(attrs, s, icon4py_domain(program, grid, nlev))
+    pairs = {"start_edge_lateral_boundary_level_5": edge("LATERAL_BOUNDARY_LEVEL_5", "start"),
+             "end_edge_halo_level_2": edge("HALO_LEVEL_2", "end"),
+             "limited_area": int(grid.limited_area)}
+    if "nflatlev" in s:
+        pairs["nflatlev"] = s["nflatlev"]
+    if "prepare_advection" in s:
+        pairs["prepare_advection"] = int(s["prepare_advection"])
+        pairs["at_first_substep"] = int(s["at_first_substep"])
+    problems += [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
+                 for name, theirs in pairs.items()
+                 if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+    if "r_nsubsteps" in s:
+        problems += float_checks(attrs, {"r_nsubsteps": s["r_nsubsteps"]})
+    return problems
+
+
+def cell_program_scalar_checks(program: str, attrs: dict, s: dict, grid, nlev: int) -> list:
+    """solve_nonhydro's cell programs: the domain icondiff ran over against ICON4Py's call, the
+    Dycore's own domain and its cell zones against SolveNonhydro's, and the scalars icondiff
+    derived (the rhotheta weights from DycoreConfig's rhotheta_offctr) against ICON4Py's."""
+    cell = lambda name, which: icon4py_zone_index(grid, "C", name, which)  # noqa: E731
+    if program == PERTURBED_QUANTITIES:
+        # icondiff's domain: ICON4Py's [start_cell_lateral_boundary_level_3, end_cell_halo) x
+        # [model_top, surface_level - 1); the surface level and the second halo line implied
+        call = {"horizontal_start": s["start_cell_lateral_boundary_level_3"],
+                "horizontal_end": s["end_cell_halo"], "vertical_start": s["model_top"],
+                "vertical_end": s["surface_level"] - 1}
+        problems = domain_checks(attrs, call, call)
+    else:
+        problems = domain_checks(attrs, s, icon4py_domain(program, grid, nlev))
+    pairs = {"start_cell_lateral_boundary": cell("LATERAL_BOUNDARY", "start"),
+             "start_cell_lateral_boundary_level_3": cell("LATERAL_BOUNDARY_LEVEL_3", "start"),
+             "end_cell_lateral_boundary_level_4": cell("LATERAL_BOUNDARY_LEVEL_4", "end"),
+             "end_cell_local": cell("LOCAL", "end"), "end_cell_halo": cell("HALO", "end"),
+             "start_cell_halo_level_2": cell("HALO_LEVEL_2", "start"),
+             "end_cell_halo_level_2": cell("HALO_LEVEL_2", "end"),
+             "limited_area": int(grid.limited_area)}
+    for name in ("nflatlev", "nflat_gradp", "igradp_method"):
+        if name in s:
+            pairs[name] = s[name]
+    problems += [f"{name}: icondiff {int(attrs[f'icondiff_{name}'])} vs ICON4Py {int(theirs)}"
+                 for name, theirs in pairs.items()
+                 if int(attrs[f"icondiff_{name}"]) != int(theirs)]
+    floats = {name: s[name] for name in ("rhotheta_explicit_weight_parameter",
+                                         "rhotheta_implicit_weight_parameter", "dtime")
+              if name in s}
+    return problems + float_checks(attrs, floats)
+
+
+def averaged_vn_census(arrays: dict, s: dict, theirs: dict) -> tuple[str, list]:
+    """compute_averaged_vn_and_fluxes: ICON4Py's substep averages against numpy's r_nsubsteps x
+    (set, first substep) or old + r_nsubsteps x (accumulated) of ICON4Py's own spatially
+    averaged vn and mass flux over the domain, bit for bit (the variant really taken)."""
+    if not s["prepare_advection"]:
+        return "prepare_advection off: the substep averages must be untouched", []
+    e0, e1, k0, k1 = s["horizontal_start"], s["horizontal_end"], s["vertical_start"], s[
+        "vertical_end"]
+    r = s["r_nsubsteps"]
+    problems = []
+    for avg, inst in (("substep_and_spatially_averaged_vn", "spatially_averaged_vn"),
+                      ("substep_averaged_mass_flux", "mass_flux_at_edges_on_model_levels")):
+        new = r * theirs[inst][e0:e1, k0:k1]
+        if not s["at_first_substep"]:
+            new = arrays[avg][e0:e1, k0:k1] + new
+        differ = int(np.count_nonzero(bits(new) != bits(theirs[avg][e0:e1, k0:k1])))
+        if differ:
+            problems.append(f"{avg}: ICON4Py differs from the expected "
+                            f"{'set' if s['at_first_substep'] else 'accumulated'} value at "
+                            f"{differ} points")
+    return (f"substep averages {'set' if s['at_first_substep'] else 'accumulated'} "
+            f"(numpy's recomputation equal to ICON4Py's bit for bit)"), problems
+
+
 def output_domains(program: str, s: dict, nlev: int) -> dict:
     """Per output, the (start, end, k0, k1) ICON4Py's program writes (solve_nonhydro's
     arguments `s`), or None where the case's flags leave the output as it was."""
@@ -1796,6 +2129,58 @@ def output_domains(program: str, s: dict, nlev: int) -> dict:
         domains = {f.name: full for f in FIELDS[program] if f.role != "in"}
         domains["vertical_wind_advective_tendency"] = (
             None if skip else (*cells, max(1, s["vertical_start"]), s["vertical_end"]))
+        return domains
+    if program == AVERAGED_VN:
+        domain = (s["horizontal_start"], s["horizontal_end"], s["vertical_start"],
+                  s["vertical_end"])
+        prep = domain if s["prepare_advection"] else None
+        return {"spatially_averaged_vn": domain, "mass_flux_at_edges_on_model_levels": domain,
+                "theta_v_flux_at_edges_on_model_levels": domain,
+                "substep_and_spatially_averaged_vn": prep, "substep_averaged_mass_flux": prep}
+    if program == RAYLEIGH_FACTOR:  # every level of the output field
+        return {"rayleigh_damping_factor": "all"}
+    if program == PERTURBED_QUANTITIES:
+        # the cells [start_cell_lateral_boundary_level_3, end_cell_halo); the perturbations also
+        # on the second halo line (contiguous with the first: [end_cell_halo,
+        # end_cell_halo_level_2), empty on one rank); levels as the concat_wheres select them
+        cells = (s["start_cell_lateral_boundary_level_3"], s["end_cell_halo"])
+        h2 = (s["start_cell_halo_level_2"], s["end_cell_halo_level_2"])
+        if h2[0] < h2[1] and h2[0] != cells[1]:
+            raise SetupError(f"the second halo line {h2} does not follow the first {cells}")
+        perturbed = (cells[0], max(cells[1], h2[1]))
+        top, surface = s["model_top"], s["surface_level"]  # surface = nlev + 1
+        return {
+            "temporal_extrapolation_of_perturbed_exner": (*cells, top, surface - 1),
+            "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels": (
+                *cells, max(top, s["nflatlev"]), surface - 1),
+            "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels": (
+                *cells, max(top, s["nflat_gradp"]), surface - 1),
+            "perturbed_exner_at_cells_on_model_levels": (*cells, top, surface - 1),
+            "exner_at_cells_on_half_levels": (*cells, max(top, 1, s["nflatlev"]), surface),
+            "perturbed_rho_at_cells_on_model_levels": (*perturbed, top, surface - 1),
+            "perturbed_theta_v_at_cells_on_model_levels": (*perturbed, top, surface - 1),
+            "rho_at_cells_on_half_levels": (*cells, max(top, 1), surface - 1),
+            "perturbed_theta_v_at_cells_on_half_levels": (*cells, top, surface),
+            "theta_v_at_cells_on_half_levels": (*cells, max(top, 1), surface),
+            "nonhydro_buoy_at_cells_on_half_levels": (*cells, max(top, 1), surface - 1),
+        }
+    if program == STENCILS_6162:
+        # rho_new and exner_new on [vertical_start, vertical_end - 1) (_update_density_exner_wind),
+        # w_new also on vertical_end - 1 (_update_wind)
+        cells = (s["horizontal_start"], s["horizontal_end"])
+        return {"rho_new": (*cells, s["vertical_start"], s["vertical_end"] - 1),
+                "exner_new": (*cells, s["vertical_start"], s["vertical_end"] - 1),
+                "w_new": (*cells, s["vertical_start"], s["vertical_end"])}
+    if program == HORIZONTAL_VELOCITY:
+        # levels [vertical_start, vertical_end - 1) by the field operator, vn_ie's surface half
+        # level vertical_end - 1 by _extrapolate_at_top; the contravariant correction from
+        # nflatlev on
+        edges = (s["horizontal_start"], s["horizontal_end"])
+        full = (*edges, s["vertical_start"], s["vertical_end"] - 1)
+        domains = {f.name: full for f in FIELDS[program] if f.role != "in"}
+        domains["vn_on_half_levels"] = (*edges, s["vertical_start"], s["vertical_end"])
+        domains["contravariant_correction_at_edges_on_model_levels"] = (
+            *edges, max(s["nflatlev"], s["vertical_start"]), s["vertical_end"] - 1)
         return domains
     if program not in SOLVERS:
         domain = (s["horizontal_start"], s["horizontal_end"], s["vertical_start"],
@@ -1832,6 +2217,7 @@ def compare_outputs(program: str, ours: dict, theirs: dict, arrays: dict, domain
         a, b, init = ours[f.name], theirs[f.name], arrays[f.name]
         domain = domains[f.name]
         mask = (np.zeros(a.shape, dtype=bool) if domain is None
+                else np.ones(a.shape, dtype=bool) if domain == "all"
                 else domain_mask(a.shape, *domain))
         everywhere = np.ones(a.shape, dtype=bool)
         checks = list(problems)
@@ -1917,6 +2303,9 @@ def check_one(args, gc: GridCase, grid, nlev: int, case: Case, runner, workdir) 
                 f"[{d['horizontal_start']}, {d['horizontal_end']}) x levels "
                 f"[{d['vertical_start']}, {d['vertical_end']})"
                 + (" (empty: both sides must leave every value as it was)" if empty else ""))
+    if case.program == AVERAGED_VN:
+        note, census = averaged_vn_census(arrays, icon4py_scalars, theirs)
+        problems += census
     if case.program == ADVECTION_HM:
         flag = "apply_extra_diffusion_on_vn"
         flipped, _ = run_icon4py_check(case.program, grid, arrays,

@@ -13,7 +13,9 @@
 #                           compute_diagnostics_from_normal_wind,
 #                           compute_advection_in_predictor/corrector_vertical_momentum and
 #                           compute_advection_in_horizontal_momentum, solve_nonhydro's six small
-#                           point programs) bit for bit; 20 levels with --quick, 65 otherwise
+#                           point programs, stencils_61_62, its horizontal velocity and cell
+#                           programs and compute_rayleigh_damping_factor) bit for bit; 20 levels
+#                           with --quick, 65 otherwise
 #   5. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
 #                           programs, same grids, threads and backends)
 # and exits non-zero if any comparison failed. Tables (markdown, JSON) and logs go to --out.

@@ -888,6 +888,7 @@ const std::map<std::string, std::string>& dycore_argument_names() {
       {"edge_areas", "area_edge"},
       {"cell_area", "area"},
       {"c_owner_mask", "owner_mask"},
+      {"theta_ref_mc", "reference_theta_at_cells_on_model_levels"},
   };
   return names;
 }
@@ -1422,6 +1423,193 @@ void compute_hydrostatic_correction_term(Context& c) {
       [&] { c.write("z_hydro_corr", args.z_hydro_corr); });
 }
 
+/// On the limited-area boundary's cells x half levels [0, nlev + 1) (rho_new and exner_new: the
+/// full levels), dtime from the file. Outputs: rho_new, exner_new (theta_v, as ICON), w_new.
+void stencils_61_62(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  Stencils6162Arguments<Mem> args;
+  read_fields(c, args, false);
+  args.dtime = c.in.scalar<double>("dtime");
+  write_point_program_attributes(c);
+  ProgramDomain half_levels = dycore.lateral_boundary_cells_domain();
+  half_levels.vertical_end = c.nlev + 1;  // what the Dycore's call defaults to
+  run_dycore_program(
+      c, half_levels,
+      [&](const ProgramDomain* d) { dycore.stencils_61_62(Space(), args, d); },
+      [&] {
+        c.write("rho_new", args.rho_new);
+        c.write("exner_new", args.exner_new);
+        c.write("w_new", args.w_new);
+      });
+}
+
+/// Klemp's damping factor per full level, 1 / (1 + dtime rayleigh_w(k)), from the statics'
+/// rayleigh_w (the file's "rayleigh_w", nlev + 1 values), dtime from the file. No domain (ICON4Py's
+/// program has none: the output's nlev levels). Output: rayleigh_damping_factor.
+void compute_rayleigh_damping_factor(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  const double dtime = c.in.scalar<double>("dtime");
+  const auto out = c.view<V1<wp>>("rayleigh_damping_factor", {c.k()});
+  c.out.real_attribute("icondiff_dtime", dtime);
+  dycore.compute_rayleigh_damping_factor(Space(), dtime, out);
+  compat::fence(Space(), label(c.stencil));
+  c.write("rayleigh_damping_factor", out);
+}
+
+/// solve_nonhydro's horizontal velocity programs: the edge zones their domain comes from.
+void write_edge_program_attributes(const Context& c) {
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.out.attribute("icondiff_start_edge_lateral_boundary_level_5",
+                  c.device.range(L::Edge, Z::LateralBoundary5).start);
+  c.out.attribute("icondiff_end_edge_halo_level_2", c.device.range(L::Edge, Z::Halo2).end);
+}
+
+/// The corrector's averaged vn and fluxes: edges [start of LATERAL_BOUNDARY_LEVEL_5, end of
+/// HALO_LEVEL_2) x [0, nlev) (averaged_vn_and_fluxes_domain()); e_flx_avg and ddqz_z_full_e are
+/// the Dycore's statics; prepare_advection, at_first_substep and r_nsubsteps from the file.
+/// Outputs: spatially_averaged_vn, the two fluxes, the two substep averages (in/out).
+void compute_averaged_vn_and_fluxes(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  AveragedVnAndFluxesArguments<Mem> args;
+  read_fields(c, args, false);
+  args.prepare_advection = c.in.scalar<int>("prepare_advection") != 0;
+  args.at_first_substep = c.in.scalar<int>("at_first_substep") != 0;
+  args.r_nsubsteps = c.in.scalar<double>("r_nsubsteps");
+  write_edge_program_attributes(c);
+  c.out.attribute("icondiff_prepare_advection", args.prepare_advection ? 1 : 0);
+  c.out.attribute("icondiff_at_first_substep", args.at_first_substep ? 1 : 0);
+  c.out.real_attribute("icondiff_r_nsubsteps", args.r_nsubsteps);
+  run_dycore_program(
+      c, dycore.averaged_vn_and_fluxes_domain(),
+      [&](const ProgramDomain* d) { dycore.compute_averaged_vn_and_fluxes(Space(), args, d); },
+      [&] {
+        c.write("spatially_averaged_vn", args.spatially_averaged_vn);
+        c.write("mass_flux_at_edges_on_model_levels", args.mass_flux_at_edges_on_model_levels);
+        c.write("theta_v_flux_at_edges_on_model_levels",
+                args.theta_v_flux_at_edges_on_model_levels);
+        c.write("substep_and_spatially_averaged_vn", args.substep_and_spatially_averaged_vn);
+        c.write("substep_averaged_mass_flux", args.substep_averaged_mass_flux);
+      });
+}
+
+/// The predictor's horizontal velocity quantities: edges [start of LATERAL_BOUNDARY_LEVEL_5, end
+/// of HALO_LEVEL_2) x [0, nlev + 1) (horizontal_velocity_quantities_domain(); level nlev: vn_ie
+/// extrapolated by wgtfacq_e), nflatlev from the file; e_flx_avg, geofac_grdiv, rbf_vec_coeff_e,
+/// ddqz_z_full_e, ddxn/ddxt_z_full, wgtfac_e and wgtfacq_e are the Dycore's statics.
+void compute_horizontal_velocity_quantities_and_fluxes(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  HorizontalVelocityQuantitiesArguments<Mem> args;
+  read_fields(c, args, false);
+  write_edge_program_attributes(c);
+  c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
+  run_dycore_program(
+      c, dycore.horizontal_velocity_quantities_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.compute_horizontal_velocity_quantities_and_fluxes(Space(), args, d);
+      },
+      [&] {
+        c.write("spatially_averaged_vn", args.spatially_averaged_vn);
+        c.write("horizontal_gradient_of_normal_wind_divergence",
+                args.horizontal_gradient_of_normal_wind_divergence);
+        c.write("tangential_wind", args.tangential_wind);
+        c.write("mass_flux_at_edges_on_model_levels", args.mass_flux_at_edges_on_model_levels);
+        c.write("theta_v_flux_at_edges_on_model_levels",
+                args.theta_v_flux_at_edges_on_model_levels);
+        c.write("tangential_wind_on_half_levels", args.tangential_wind_on_half_levels);
+        c.write("vn_on_half_levels", args.vn_on_half_levels);
+        c.write("horizontal_kinetic_energy_at_edges_on_model_levels",
+                args.horizontal_kinetic_energy_at_edges_on_model_levels);
+        c.write("contravariant_correction_at_edges_on_model_levels",
+                args.contravariant_correction_at_edges_on_model_levels);
+      });
+}
+
+/// solve_nonhydro's cell programs: the cell zones their domains come from.
+void write_cell_program_attributes(const Context& c) {
+  const auto cells = [&](Zone z) { return c.device.range(L::Cell, z); };
+  c.out.attribute("icondiff_limited_area", c.grid.limited_area ? 1 : 0);
+  c.out.attribute("icondiff_start_cell_lateral_boundary", cells(Z::LateralBoundary1).start);
+  c.out.attribute("icondiff_start_cell_lateral_boundary_level_3", cells(Z::LateralBoundary3).start);
+  c.out.attribute("icondiff_end_cell_lateral_boundary_level_4", cells(Z::LateralBoundary4).end);
+  c.out.attribute("icondiff_end_cell_local", cells(Z::Local).end);
+  c.out.attribute("icondiff_end_cell_halo", cells(Z::Halo).end);
+  c.out.attribute("icondiff_start_cell_halo_level_2", cells(Z::Halo2).start);
+  c.out.attribute("icondiff_end_cell_halo_level_2", cells(Z::Halo2).end);
+}
+
+/// The predictor's perturbations and interpolation: cells [start of LATERAL_BOUNDARY_LEVEL_3, end
+/// of HALO) x [0, nlev) (perturbed_quantities_domain(); the surface half level and the second
+/// halo line's perturbations are the Dycore's), nflatlev and nflat_gradp from the file,
+/// igradp_method DycoreConfig's; the statics under ICON4Py's names (theta_ref_mc:
+/// reference_theta_at_cells_on_model_levels). Outputs: the eleven fields ICON4Py's program writes.
+void compute_perturbed_quantities_and_interpolation(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  PerturbedQuantitiesArguments<Mem> args;
+  read_fields(c, args, false);
+  write_cell_program_attributes(c);
+  c.out.attribute("icondiff_nflatlev", dycore.inputs().nflatlev);
+  c.out.attribute("icondiff_nflat_gradp", dycore.inputs().nflat_gradp);
+  c.out.attribute("icondiff_igradp_method", dycore.config().igradp_method);
+  run_dycore_program(
+      c, dycore.perturbed_quantities_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.compute_perturbed_quantities_and_interpolation(Space(), args, d);
+      },
+      [&] {
+        c.write("temporal_extrapolation_of_perturbed_exner",
+                args.temporal_extrapolation_of_perturbed_exner);
+        c.write("ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                args.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels);
+        c.write("d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+                args.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels);
+        c.write("perturbed_exner_at_cells_on_model_levels",
+                args.perturbed_exner_at_cells_on_model_levels);
+        c.write("exner_at_cells_on_half_levels", args.exner_at_cells_on_half_levels);
+        c.write("perturbed_rho_at_cells_on_model_levels",
+                args.perturbed_rho_at_cells_on_model_levels);
+        c.write("perturbed_theta_v_at_cells_on_model_levels",
+                args.perturbed_theta_v_at_cells_on_model_levels);
+        c.write("rho_at_cells_on_half_levels", args.rho_at_cells_on_half_levels);
+        c.write("perturbed_theta_v_at_cells_on_half_levels",
+                args.perturbed_theta_v_at_cells_on_half_levels);
+        c.write("theta_v_at_cells_on_half_levels", args.theta_v_at_cells_on_half_levels);
+        c.write("nonhydro_buoy_at_cells_on_half_levels",
+                args.nonhydro_buoy_at_cells_on_half_levels);
+      });
+}
+
+/// The corrector's half-level rho, theta_v and theta_v' and the buoyancy term: cells [start of
+/// LATERAL_BOUNDARY_LEVEL_3, end of LOCAL) x [1, nlev) (interpolation_and_nonhydro_buoy_domain());
+/// dtime from the file, the rhotheta weights from DycoreConfig (rhotheta_offctr: ICON4Py's
+/// default), the statics theta_ref_mc (ICON4Py's reference_theta_at_cells_on_model_levels),
+/// ddz_of_reference_exner_at_cells_on_half_levels, ddqz_z_half, wgtfac_c and
+/// exner_w_explicit_weight_parameter. Outputs: the four half-level fields.
+void compute_interpolation_and_nonhydro_buoy(Context& c) {
+  Dycore<Space> dycore(dycore_config(c), dycore_inputs(c), {c.schedule, Space()});
+  InterpolationAndNonhydroBuoyArguments<Mem> args;
+  read_fields(c, args, false);
+  args.dtime = c.in.scalar<double>("dtime");
+  write_cell_program_attributes(c);
+  c.out.real_attribute("icondiff_dtime", args.dtime);
+  c.out.real_attribute("icondiff_rhotheta_explicit_weight_parameter",
+                       dycore.config().rhotheta_explicit_weight_parameter());
+  c.out.real_attribute("icondiff_rhotheta_implicit_weight_parameter",
+                       dycore.config().rhotheta_implicit_weight_parameter());
+  run_dycore_program(
+      c, dycore.interpolation_and_nonhydro_buoy_domain(),
+      [&](const ProgramDomain* d) {
+        dycore.compute_interpolation_and_nonhydro_buoy(Space(), args, d);
+      },
+      [&] {
+        c.write("rho_at_cells_on_half_levels", args.rho_at_cells_on_half_levels);
+        c.write("perturbed_theta_v_at_cells_on_half_levels",
+                args.perturbed_theta_v_at_cells_on_half_levels);
+        c.write("theta_v_at_cells_on_half_levels", args.theta_v_at_cells_on_half_levels);
+        c.write("nonhydro_buoy_at_cells_on_half_levels",
+                args.nonhydro_buoy_at_cells_on_half_levels);
+      });
+}
+
 using StencilFunction = void (*)(Context&);
 
 const std::map<std::string, StencilFunction>& stencils() {
@@ -1466,6 +1654,12 @@ const std::map<std::string, StencilFunction>& stencils() {
       ICONDIFF_RUNNER_STENCIL(update_mass_flux_weighted),
       ICONDIFF_RUNNER_STENCIL(compute_dwdz_for_divergence_damping),
       ICONDIFF_RUNNER_STENCIL(compute_hydrostatic_correction_term),
+      ICONDIFF_RUNNER_STENCIL(compute_averaged_vn_and_fluxes),
+      ICONDIFF_RUNNER_STENCIL(compute_horizontal_velocity_quantities_and_fluxes),
+      ICONDIFF_RUNNER_STENCIL(compute_interpolation_and_nonhydro_buoy),
+      ICONDIFF_RUNNER_STENCIL(stencils_61_62),
+      ICONDIFF_RUNNER_STENCIL(compute_perturbed_quantities_and_interpolation),
+      ICONDIFF_RUNNER_STENCIL(compute_rayleigh_damping_factor),
 #undef ICONDIFF_RUNNER_STENCIL
   };
   return table;
