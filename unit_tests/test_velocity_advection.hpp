@@ -384,6 +384,40 @@ TEST(TEST_CATEGORY, DycoreComputeAdvectionInVerticalMomentumMatchesReference) {
   }
 }
 
+TEST(TEST_CATEGORY, DycoreMaxVerticalCflMatchesReference) {
+  for (auto& g : test::dycore_grids()) {
+    SCOPED_TRACE(g.name);
+    const DeviceGrid<M> device(g.grid);
+    test::RandomSource rng(test::dycore_seed("max vertical cfl " + g.name));
+    HostArrays statics, host;
+    const DycoreInputs<M> in = test::random_dycore_inputs(device, g.nlev, rng, statics);
+    Dycore<Space> dycore(DycoreConfig{}, in);
+    auto call = test::random_state<AdvectionInCorrectorVerticalMomentumArguments, M>(
+        in.sizes(), test::dycore_call_filler(rng, {}), host, "icondiff::test::");
+    const test::HostField<double> cfl = host.at("vertical_cfl").field();
+    const ProgramDomain d = dycore.advection_in_vertical_momentum_domain();
+    const double reference = reference::max_vertical_cfl(cfl, d.horizontal.start, d.horizontal.end);
+    // The running maximum: below, above and equal to this step's.
+    for (const double previous : {-10.0, reference, 10.0}) {
+      const double expected = reference > previous ? reference : previous;
+      EXPECT_EQ(dycore.max_vertical_cfl(Space(), call.vertical_cfl, previous), expected)
+          << previous;
+    }
+    // A NaN in the domain gives NaN (numpy's max and maximum), outside it changes nothing.
+    if (d.horizontal.empty()) continue;
+    auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), call.vertical_cfl);
+    mirror(d.horizontal.end - 1, in.nlev - 1) = std::numeric_limits<vp>::quiet_NaN();
+    Kokkos::deep_copy(call.vertical_cfl, mirror);
+    EXPECT_TRUE(std::isnan(dycore.max_vertical_cfl(Space(), call.vertical_cfl, 0.0)));
+    if (d.horizontal.end < in.grid.num_cells) {
+      mirror(d.horizontal.end - 1, in.nlev - 1) = 0;
+      mirror(d.horizontal.end, 0) = std::numeric_limits<vp>::quiet_NaN();
+      Kokkos::deep_copy(call.vertical_cfl, mirror);
+      EXPECT_FALSE(std::isnan(dycore.max_vertical_cfl(Space(), call.vertical_cfl, 0.0)));
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, DycoreComputeDiagnosticsFromNormalWindRefusesBadCalls) {
   auto grids = test::dycore_grids();
   const auto& g = grids.front();

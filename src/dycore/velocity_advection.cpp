@@ -7,6 +7,7 @@
 #include <icondiff/dycore/dycore_stencils.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace icondiff {
@@ -128,6 +129,39 @@ void Dycore<ExecSpace>::compute_advection_in_corrector_vertical_momentum(
       });
 }
 
+template <class ExecSpace>
+double Dycore<ExecSpace>::max_vertical_cfl(
+    const ExecSpace& space, const Kokkos::View<vp**, FieldLayout, memory_space>& vertical_cfl,
+    const double previous) {
+  const IndexRange cells = advection_in_vertical_momentum_domain().horizontal;
+  if (vertical_cfl.extent(0) != static_cast<std::size_t>(inputs_.grid.num_cells) ||
+      vertical_cfl.extent(1) != static_cast<std::size_t>(inputs_.nlev))
+    throw InvalidArgument("dycore: max_vertical_cfl: vertical_cfl has extents (" +
+                          std::to_string(vertical_cfl.extent(0)) + ", " +
+                          std::to_string(vertical_cfl.extent(1)) + "), expected (" +
+                          std::to_string(inputs_.grid.num_cells) + ", " +
+                          std::to_string(inputs_.nlev) + ")");
+  if (cells.empty()) return previous;
+  const index_t n = cells.size(), start = cells.start;
+  const auto cfl = vertical_cfl;
+  double largest = 0;
+  int nans = 0;
+  // The maximum and the NaN count in one pass: Kokkos' Max reducer does not propagate NaN.
+  Kokkos::parallel_reduce(
+      dycore_labels::max_vertical_cfl,
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(space, 0, n * inputs_.nlev),
+      KOKKOS_LAMBDA(const index_t i, double& m, int& nan) {
+        const double v = static_cast<double>(cfl(start + i % n, i / n));
+        if (v != v)
+          ++nan;
+        else if (v > m)
+          m = v;
+      },
+      Kokkos::Max<double>(largest), Kokkos::Sum<int>(nans));
+  if (nans > 0 || previous != previous) return std::numeric_limits<double>::quiet_NaN();
+  return largest > previous ? largest : previous;
+}
+
 #define ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION(SPACE)                                         \
   template ProgramDomain Dycore<SPACE>::diagnostics_from_normal_wind_domain() const;           \
   template void Dycore<SPACE>::compute_diagnostics_from_normal_wind(                           \
@@ -143,7 +177,9 @@ void Dycore<ExecSpace>::compute_advection_in_corrector_vertical_momentum(
       const ProgramDomain*);                                                                   \
   template void Dycore<SPACE>::compute_advection_in_corrector_vertical_momentum(               \
       const SPACE&, const AdvectionInCorrectorVerticalMomentumArguments<SPACE::memory_space>&, \
-      const ProgramDomain*);
+      const ProgramDomain*);                                                                   \
+  template double Dycore<SPACE>::max_vertical_cfl(                                             \
+      const SPACE&, const Kokkos::View<vp**, FieldLayout, SPACE::memory_space>&, double);
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_VELOCITY_ADVECTION)
 
 }  // namespace icondiff

@@ -168,6 +168,14 @@ class Dycore {
       const ExecSpace& space,
       const AdvectionInCorrectorVerticalMomentumArguments<memory_space>& args,
       const ProgramDomain* domain = nullptr);
+  /// VelocityAdvection's reduction after either vertical-momentum step: the largest value of
+  /// `vertical_cfl` over advection_in_vertical_momentum_domain()'s cells and every level (the
+  /// signed maximum, as ICON4Py's; ICON takes |CFL|), then numpy's maximum with `previous` (the
+  /// running max_vertical_cfl of the step, 0 at its start): a NaN anywhere gives NaN. Fences
+  /// `space` (the value comes back to the host, as in ICON4Py).
+  double max_vertical_cfl(const ExecSpace& space,
+                          const Kokkos::View<vp**, FieldLayout, memory_space>& vertical_cfl,
+                          double previous);
   /// Over advection_in_horizontal_momentum_domain() unless `domain` is given (its vertical_end is
   /// ICON4Py's nlev: the extra diffusion stops 4 levels above it).
   void compute_advection_in_horizontal_momentum(

@@ -62,6 +62,8 @@ inline const std::string advection_in_predictor_vertical_momentum =
     prefix + stencils::ComputeAdvectionInVerticalMomentum<Kokkos::HostSpace>::predictor_name;
 inline const std::string advection_in_corrector_vertical_momentum =
     prefix + stencils::ComputeAdvectionInVerticalMomentum<Kokkos::HostSpace>::corrector_name;
+/// VelocityAdvection's reduction of the vertical CFL number (not a stencil of its own).
+inline const std::string max_vertical_cfl = prefix + "max_vertical_cfl";
 inline const std::string advection_in_horizontal_momentum =
     prefix + stencils::ComputeAdvectionInHorizontalMomentum<Kokkos::HostSpace>::name;
 
