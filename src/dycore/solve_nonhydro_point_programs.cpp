@@ -6,6 +6,8 @@
 #include <icondiff/dycore/dycore_labels.hpp>
 #include <icondiff/dycore/dycore_stencils.hpp>
 
+#include "dycore_launch.hpp"
+
 #include <string>
 
 namespace icondiff {
@@ -30,23 +32,6 @@ ProgramDomain Dycore<ExecSpace>::hydrostatic_correction_domain() const {
   return {IndexRange{g.range(Location::Edge, Zone::Nudging2).start,
                      g.range(Location::Edge, Zone::Local).end},
           inputs_.nlev - 1, inputs_.nlev};
-}
-
-template <class ExecSpace>
-template <class Arguments, class Body>
-void Dycore<ExecSpace>::run_point_program(const ExecSpace& space, const Arguments& args,
-                                          const ProgramDomain* domain_override,
-                                          const ProgramDomain& default_domain,
-                                          const Location location, const int levels,
-                                          const std::string& label, const Body& body) {
-  const std::string program = label.substr(dycore_labels::prefix.size());
-  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
-  const ProgramDomain domain = domain_override ? *domain_override : default_domain;
-  const index_t points =
-      location == Location::Cell ? inputs_.grid.num_cells : inputs_.grid.num_edges;
-  check_domain(domain, points, levels, program);
-  runner_.on(space).points_levels(label, domain.horizontal, domain.vertical_start,
-                                  domain.vertical_end, body);
 }
 
 template <class ExecSpace>
@@ -125,12 +110,7 @@ void Dycore<ExecSpace>::compute_horizontal_velocity_quantities_and_fluxes(
     const ExecSpace& space, const HorizontalVelocityQuantitiesArguments<memory_space>& args,
     const ProgramDomain* domain) {
   const ProgramDomain d = domain ? *domain : horizontal_velocity_quantities_domain();
-  if (d.vertical_end > d.vertical_start && d.vertical_end < 4)
-    throw InvalidArgument(
-        "dycore: compute_horizontal_velocity_quantities_and_fluxes vertical_end = " +
-        std::to_string(d.vertical_end) +
-        ": its last level extrapolates from the three levels above it, so "
-        "vertical_end must be at least 4");
+  check_surface_extrapolation(d, "compute_horizontal_velocity_quantities_and_fluxes");
   run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev + 1,
                     dycore_labels::horizontal_velocity_quantities,
                     dycore_stencils::compute_horizontal_velocity_quantities_and_fluxes(

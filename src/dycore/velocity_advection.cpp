@@ -6,6 +6,8 @@
 #include <icondiff/dycore/dycore_labels.hpp>
 #include <icondiff/dycore/dycore_stencils.hpp>
 
+#include "dycore_launch.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -40,22 +42,13 @@ ProgramDomain Dycore<ExecSpace>::diagnostics_from_normal_wind_domain() const {
 template <class ExecSpace>
 void Dycore<ExecSpace>::compute_diagnostics_from_normal_wind(
     const ExecSpace& space, const DiagnosticsFromNormalWindArguments<memory_space>& args,
-    const ProgramDomain* domain_override) {
-  static const std::string program = "compute_diagnostics_from_normal_wind";
-  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
-  const ProgramDomain domain =
-      domain_override ? *domain_override : diagnostics_from_normal_wind_domain();
-  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev + 1, program);
-  // The lowest level of the domain is extrapolated from the three full levels above it.
-  if (domain.vertical_end > domain.vertical_start && domain.vertical_end < 4)
-    throw InvalidArgument("dycore: " + program +
-                          " vertical_end = " + std::to_string(domain.vertical_end) +
-                          ": its last level extrapolates from the three levels above it, so "
-                          "vertical_end must be at least 4");
-  runner_.on(space).points_levels(dycore_labels::diagnostics_from_normal_wind, domain.horizontal,
-                                  domain.vertical_start, domain.vertical_end,
-                                  dycore_stencils::compute_diagnostics_from_normal_wind(
-                                      inputs_, tables_, args, domain.vertical_end));
+    const ProgramDomain* domain) {
+  const ProgramDomain d = domain ? *domain : diagnostics_from_normal_wind_domain();
+  check_surface_extrapolation(d, "compute_diagnostics_from_normal_wind");
+  run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev + 1,
+                    dycore_labels::diagnostics_from_normal_wind,
+                    dycore_stencils::compute_diagnostics_from_normal_wind(inputs_, tables_, args,
+                                                                          d.vertical_end));
 }
 
 template <class ExecSpace>
@@ -69,17 +62,14 @@ ProgramDomain Dycore<ExecSpace>::advection_in_horizontal_momentum_domain() const
 template <class ExecSpace>
 void Dycore<ExecSpace>::compute_advection_in_horizontal_momentum(
     const ExecSpace& space, const AdvectionInHorizontalMomentumArguments<memory_space>& args,
-    const ProgramDomain* domain_override) {
-  static const std::string program = "compute_advection_in_horizontal_momentum";
-  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
-  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff, program);
-  const ProgramDomain domain =
-      domain_override ? *domain_override : advection_in_horizontal_momentum_domain();
-  check_domain(domain, inputs_.grid.num_edges, inputs_.nlev, program);
-  runner_.on(space).points_levels(dycore_labels::advection_in_horizontal_momentum,
-                                  domain.horizontal, domain.vertical_start, domain.vertical_end,
-                                  dycore_stencils::compute_advection_in_horizontal_momentum(
-                                      inputs_, tables_, args, domain.vertical_end));
+    const ProgramDomain* domain) {
+  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff,
+                      "compute_advection_in_horizontal_momentum");
+  const ProgramDomain d = domain ? *domain : advection_in_horizontal_momentum_domain();
+  run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev,
+                    dycore_labels::advection_in_horizontal_momentum,
+                    dycore_stencils::compute_advection_in_horizontal_momentum(
+                        inputs_, tables_, args, d.vertical_end));
 }
 
 template <class ExecSpace>
@@ -91,42 +81,29 @@ ProgramDomain Dycore<ExecSpace>::advection_in_vertical_momentum_domain() const {
 }
 
 template <class ExecSpace>
-template <class Arguments, class MakeBody>
-void Dycore<ExecSpace>::run_vertical_momentum(const ExecSpace& space, const Arguments& args,
-                                              const ProgramDomain* domain_override,
-                                              const std::string& program, const std::string& label,
-                                              const MakeBody& make_body) {
-  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
-  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff, program);
-  const ProgramDomain domain =
-      domain_override ? *domain_override : advection_in_vertical_momentum_domain();
-  check_domain(domain, inputs_.grid.num_cells, inputs_.nlev, program);
-  runner_.on(space).points_levels(label, domain.horizontal, domain.vertical_start,
-                                  domain.vertical_end, make_body(domain.vertical_end));
-}
-
-template <class ExecSpace>
 void Dycore<ExecSpace>::compute_advection_in_predictor_vertical_momentum(
     const ExecSpace& space, const AdvectionInPredictorVerticalMomentumArguments<memory_space>& args,
-    const ProgramDomain* domain_override) {
-  run_vertical_momentum(
-      space, args, domain_override, "compute_advection_in_predictor_vertical_momentum",
-      dycore_labels::advection_in_predictor_vertical_momentum, [&](const index_t vertical_end) {
-        return dycore_stencils::compute_advection_in_predictor_vertical_momentum(
-            inputs_, tables_, args, vertical_end);
-      });
+    const ProgramDomain* domain) {
+  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff,
+                      "compute_advection_in_predictor_vertical_momentum");
+  const ProgramDomain d = domain ? *domain : advection_in_vertical_momentum_domain();
+  run_point_program(space, args, &d, d, Location::Cell, inputs_.nlev,
+                    dycore_labels::advection_in_predictor_vertical_momentum,
+                    dycore_stencils::compute_advection_in_predictor_vertical_momentum(
+                        inputs_, tables_, args, d.vertical_end));
 }
 
 template <class ExecSpace>
 void Dycore<ExecSpace>::compute_advection_in_corrector_vertical_momentum(
     const ExecSpace& space, const AdvectionInCorrectorVerticalMomentumArguments<memory_space>& args,
-    const ProgramDomain* domain_override) {
-  run_vertical_momentum(
-      space, args, domain_override, "compute_advection_in_corrector_vertical_momentum",
-      dycore_labels::advection_in_corrector_vertical_momentum, [&](const index_t vertical_end) {
-        return dycore_stencils::compute_advection_in_corrector_vertical_momentum(
-            inputs_, tables_, args, vertical_end);
-      });
+    const ProgramDomain* domain) {
+  check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff,
+                      "compute_advection_in_corrector_vertical_momentum");
+  const ProgramDomain d = domain ? *domain : advection_in_vertical_momentum_domain();
+  run_point_program(space, args, &d, d, Location::Cell, inputs_.nlev,
+                    dycore_labels::advection_in_corrector_vertical_momentum,
+                    dycore_stencils::compute_advection_in_corrector_vertical_momentum(
+                        inputs_, tables_, args, d.vertical_end));
 }
 
 template <class ExecSpace>

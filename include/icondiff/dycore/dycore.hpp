@@ -238,16 +238,11 @@ class Dycore {
 
  private:
   /// The checks and the launch of one (point, level) body over `levels` levels of `location`
-  /// (solve_nonhydro_point_programs.cpp).
+  /// (src/dycore/dycore_launch.hpp).
   template <class Arguments, class Body>
   void run_point_program(const ExecSpace& space, const Arguments& args, const ProgramDomain* domain,
                          const ProgramDomain& default_domain, Location location, int levels,
                          const std::string& label, const Body& body);
-  /// The checks and the launch both vertical-momentum steps share (velocity_advection.cpp).
-  template <class Arguments, class MakeBody>
-  void run_vertical_momentum(const ExecSpace& space, const Arguments& args,
-                             const ProgramDomain* domain, const std::string& program,
-                             const std::string& label, const MakeBody& make_body);
   void check_domain(const ProgramDomain& domain, index_t points, int levels,
                     const std::string& program) const;
   void check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile, const char* name,
