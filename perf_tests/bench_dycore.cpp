@@ -7,7 +7,9 @@
 // (unit_tests/support/random_dycore.hpp): the programs' cost does not depend on the values, only
 // on the grid, the levels and the regimes (nflatlev = nlev/4, nflat_gradp = nlev/2, damping layer
 // nlev/3, kstart_moist nlev/2). Flags: ICON's operational corrector (2nd and 4th order divergence
-// damping, tracer fluxes, no IAU), predictor on a first substep.
+// damping, tracer fluxes, no IAU), predictor on a first substep; velocity advection with the
+// predictor's vertical advection; solve_nonhydro's averaged vn on a later substep with tracer
+// fluxes.
 #include "support/random_dycore.hpp"
 
 #include <icondiff/dycore/dycore.hpp>
@@ -43,6 +45,10 @@ struct Setup {
   icondiff::AdvectionInHorizontalMomentumArguments<M> horizontal_momentum;
   icondiff::AdvectionInPredictorVerticalMomentumArguments<M> vertical_momentum_predictor;
   icondiff::AdvectionInCorrectorVerticalMomentumArguments<M> vertical_momentum_corrector;
+  icondiff::PerturbedQuantitiesArguments<M> perturbed_quantities;
+  icondiff::HorizontalVelocityQuantitiesArguments<M> horizontal_velocity_quantities;
+  icondiff::AveragedVnAndFluxesArguments<M> averaged_vn;
+  icondiff::InterpolationAndNonhydroBuoyArguments<M> interpolation_and_buoy;
   icondiff::DycoreCallFlags flags;
 };
 
@@ -128,6 +134,26 @@ Setup& setup() {
   s->vertical_momentum_predictor.scalfac_exdiff = factors.scalfac_exdiff;
   s->vertical_momentum_corrector.cfl_w_limit = factors.cfl_w_limit;
   s->vertical_momentum_corrector.scalfac_exdiff = factors.scalfac_exdiff;
+  // solve_nonhydro's cell and edge programs as ICON calls them most often: the averaged vn on a
+  // later substep with the tracer-advection averages accumulated.
+  s->perturbed_quantities = icondiff::test::random_state<icondiff::PerturbedQuantitiesArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->horizontal_velocity_quantities =
+      icondiff::test::random_state<icondiff::HorizontalVelocityQuantitiesArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->averaged_vn = icondiff::test::random_state<icondiff::AveragedVnAndFluxesArguments, M>(
+      sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->averaged_vn.prepare_advection = true;
+  s->averaged_vn.at_first_substep = false;
+  s->averaged_vn.r_nsubsteps = 0.2;
+  s->interpolation_and_buoy =
+      icondiff::test::random_state<icondiff::InterpolationAndNonhydroBuoyArguments, M>(
+          sizes, fill, host, "icondiff::bench::");
+  host.clear();
+  s->interpolation_and_buoy.dtime = 10.0;
   s->flags.at_first_substep = true;  // the predictor's exner increment
   s->flags.lprep_adv = true;
   std::printf("grid %s: %d cells, %d edges, %d levels\n", source.c_str(), s->grid.num_cells,
@@ -280,6 +306,60 @@ void bench_vertical_momentum(benchmark::State& state, const bool corrector) {
       bytes.at(label), point_levels(s.dycore->advection_in_vertical_momentum_domain()));
 }
 
+/// One of solve_nonhydro's cell or edge programs over its own domain under `schedule`; `flags`
+/// as the call passes them (the byte model depends on them).
+template <class Run>
+void bench_solve_nonhydro_program(benchmark::State& state, const std::string& label,
+                                  const icondiff::DycoreCallFlags& flags, const Run& run,
+                                  const icondiff::ProgramDomain& domain) {
+  const auto schedule = icondiff::all_loop_schedules[state.range(0)];
+  Setup& s = setup();
+  auto& dycore = scheduled_dycore(s, schedule);
+  const auto bytes = icondiff::dycore_program_bytes(*s.dycore, flags);
+  bench_program(
+      state,
+      label.substr(icondiff::dycore_labels::prefix.size()) + " " + icondiff::to_string(schedule),
+      [&] { run(dycore, s); }, bytes.at(label), point_levels(domain));
+}
+void bench_perturbed_quantities(benchmark::State& state) {
+  Setup& s = setup();
+  bench_solve_nonhydro_program(
+      state, icondiff::dycore_labels::perturbed_quantities, s.flags,
+      [](auto& dycore, Setup& s) {
+        dycore.compute_perturbed_quantities_and_interpolation(Space(), s.perturbed_quantities);
+      },
+      s.dycore->perturbed_quantities_domain());
+}
+void bench_horizontal_velocity_quantities(benchmark::State& state) {
+  Setup& s = setup();
+  bench_solve_nonhydro_program(
+      state, icondiff::dycore_labels::horizontal_velocity_quantities, s.flags,
+      [](auto& dycore, Setup& s) {
+        dycore.compute_horizontal_velocity_quantities_and_fluxes(Space(),
+                                                                 s.horizontal_velocity_quantities);
+      },
+      s.dycore->horizontal_velocity_quantities_domain());
+}
+void bench_averaged_vn(benchmark::State& state) {
+  Setup& s = setup();
+  auto flags = s.flags;
+  flags.lprep_adv = s.averaged_vn.prepare_advection;
+  flags.at_first_substep = s.averaged_vn.at_first_substep;
+  bench_solve_nonhydro_program(
+      state, icondiff::dycore_labels::averaged_vn_and_fluxes, flags,
+      [](auto& dycore, Setup& s) { dycore.compute_averaged_vn_and_fluxes(Space(), s.averaged_vn); },
+      s.dycore->averaged_vn_and_fluxes_domain());
+}
+void bench_interpolation_and_buoy(benchmark::State& state) {
+  Setup& s = setup();
+  bench_solve_nonhydro_program(
+      state, icondiff::dycore_labels::interpolation_and_nonhydro_buoy, s.flags,
+      [](auto& dycore, Setup& s) {
+        dycore.compute_interpolation_and_nonhydro_buoy(Space(), s.interpolation_and_buoy);
+      },
+      s.dycore->interpolation_and_nonhydro_buoy_domain());
+}
+
 // The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
 // label names it).
 BENCHMARK(bench_rho_theta_pgrad)
@@ -308,6 +388,29 @@ BENCHMARK_CAPTURE(bench_vertical_momentum, predictor, false)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(bench_vertical_momentum, corrector, true)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+// solve_nonhydro's other programs whose domain is not empty on a global grid on one rank (the
+// hydrostatic correction, one level of edges, is too small to time; the limited-area and halo
+// programs have no points here).
+BENCHMARK(bench_perturbed_quantities)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_horizontal_velocity_quantities)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_averaged_vn)
+    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+    ->ArgName("schedule")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_interpolation_and_buoy)
     ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
     ->ArgName("schedule")
     ->UseRealTime()

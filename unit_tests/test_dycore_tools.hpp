@@ -206,6 +206,17 @@ TEST(TEST_CATEGORY, SolverPredictorBodiesTakeEveryArgumentOfTheCall) {
   EXPECT_EQ(taken, call);
 }
 
+// The corrector's vertical-momentum call is split the same way (its horizontal advection of w at
+// the edges, then the cell body).
+TEST(TEST_CATEGORY, CorrectorVerticalMomentumBodiesTakeEveryArgumentOfTheCall) {
+  const std::set<std::string> call{
+      ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS(ICONDIFF_TEST_NAME_OF)};
+  const std::set<std::string> taken{
+      ICONDIFF_CORRECTOR_HORIZONTAL_ADVECTION_OF_W_ARGUMENTS(ICONDIFF_TEST_NAME_OF)
+          ICONDIFF_CORRECTOR_VERTICAL_MOMENTUM_CELL_ARGUMENTS(ICONDIFF_TEST_NAME_OF)};
+  EXPECT_EQ(taken, call);
+}
+
 #undef ICONDIFF_TEST_NAME_OF
 
 }  // namespace dycore_tools_test

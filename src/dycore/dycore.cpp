@@ -88,6 +88,12 @@ Dycore<ExecSpace>::Dycore(const DycoreConfig& config, const DycoreInputs<memory_
                     : inputs_.grid.v2e;
   z_q_ = Kokkos::View<vp**, FieldLayout, memory_space>("icondiff::dycore::z_q",
                                                        inputs_.grid.num_cells, inputs_.nlev);
+  const auto scratch = [&](const std::string& label, const index_t points) {
+    return Kokkos::View<vp**, FieldLayout, memory_space>(label, points, inputs_.nlev + 1);
+  };
+  vertex_scratch_ = scratch("icondiff::dycore::vertex_scratch", inputs_.grid.num_vertices);
+  edge_scratch_ = scratch("icondiff::dycore::edge_scratch", inputs_.grid.num_edges);
+  cell_scratch_ = scratch("icondiff::dycore::cell_scratch", inputs_.grid.num_cells);
 }
 
 template <class ExecSpace>

@@ -22,18 +22,20 @@ inline void check_surface_extrapolation(const ProgramDomain& domain, const std::
 }
 
 template <class ExecSpace>
-template <class Arguments, class Body>
+template <class Arguments, class Body, class Before>
 void Dycore<ExecSpace>::run_point_program(const ExecSpace& space, const Arguments& args,
                                           const ProgramDomain* domain_override,
                                           const ProgramDomain& default_domain,
                                           const Location location, const int levels,
-                                          const std::string& label, const Body& body) {
+                                          const std::string& label, const Body& body,
+                                          const Before& before) {
   const std::string program = label.substr(dycore_labels::prefix.size());
   check_state_extents(args, inputs_.sizes(), "dycore: " + program);
   const ProgramDomain domain = domain_override ? *domain_override : default_domain;
   const index_t points =
       location == Location::Cell ? inputs_.grid.num_cells : inputs_.grid.num_edges;
   check_domain(domain, points, levels, program);
+  before(domain);
   runner_.on(space).points_levels(label, domain.horizontal, domain.vertical_start,
                                   domain.vertical_end, body);
 }

@@ -1,6 +1,8 @@
 #include <icondiff/core/execution_spaces.hpp>
 #include <icondiff/dycore/dycore_traffic.hpp>
 
+#include <algorithm>
+
 namespace icondiff {
 
 template <class ExecSpace>
@@ -100,6 +102,70 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   b[L::advection_in_corrector_vertical_momentum] = vertical_common + nvm * K * V + E * K * 2 * V +
                                                    E * V + NV * (6 * W + 6 * I) +
                                                    E * (3 * W + 4 * I);
+
+  // ---- solve_nonhydro's other programs.
+  // Cells of the programs on the limited-area boundary.
+  const double NC = dycore.lateral_boundary_cells_domain().horizontal.size();
+  const double moist_free = in.nlev - in.nflatlev, below_gradp = in.nlev - in.nflat_gradp;
+
+  // compute_perturbed_quantities_and_interpolation (Taylor-hydrostatic pressure gradients) over
+  // its cells, every level and the surface half level. Read on every level: rho, theta_v, exner
+  // (wp) and the exner perturbation (wp, in/out); the reference rho, theta_v and exner,
+  // wgtfac_c, ddz of the reference exner, ddqz_z_half and the time-extrapolation parameter (vp);
+  // inv_ddqz_z_full from nflatlev, d2dexdz2_fac1/fac2 from nflat_gradp; wgtfacq_c on three
+  // levels, the reference theta_v at the surface half level, the explicit weight per cell.
+  // Written: the extrapolated exner, the rho and theta_v perturbations (vp), the theta_v
+  // perturbation at half levels (vp, nlev + 1), rho and theta_v at half levels (wp, from level 1;
+  // theta_v also at the surface), the buoyancy (vp, from level 1), exner at half levels (vp, from
+  // max(1, nflatlev) and the surface), its derivatives (vp, from nflatlev / nflat_gradp). The
+  // second halo line's perturbations are not counted (none on one rank).
+  const double np = dycore.perturbed_quantities_domain().horizontal.size();
+  const double exner_ic_levels = KH - std::max(1.0, static_cast<double>(in.nflatlev));
+  b[L::perturbed_quantities] = np * K * (4 * W + 7 * V) + np * (moist_free + 2 * below_gradp) * V +
+                               np * (4 * V + W) +
+                               np * (K * 3 * V + KH * V + (K - 1) * W + K * W + (K - 1) * V +
+                                     exner_ic_levels * V + moist_free * V + below_gradp * V);
+
+  // compute_horizontal_velocity_quantities_and_fluxes over its edges: vn read once (its E2C2E
+  // and E2C2EO neighbours are edges of the same field), rho and theta_v at edges read; written:
+  // the averaged vn, the two fluxes (wp), the divergence gradient, vt, vt and vn at half levels,
+  // the kinetic energy (vp; vn_ie one more level), the contravariant correction from nflatlev
+  // (vp, reading ddxn/ddxt there); ddqz_z_full_e and wgtfac_e (vp) on every level, wgtfacq_e on
+  // three; 5 + 5 + 4 coefficients and the E2C2EO/E2C2E tables per edge.
+  const double eq = dycore.horizontal_velocity_quantities_domain().horizontal.size();
+  b[L::horizontal_velocity_quantities] = E * K * W + eq * K * (2 * W + 3 * W + 5 * V + 2 * V) +
+                                         eq * V + eq * moist_free * 3 * V +
+                                         eq * (14 * W + 3 * V + 9 * I);
+
+  // compute_averaged_vn_and_fluxes over its edges: vn read once, rho and theta_v at edges and
+  // ddqz_z_full_e read, the averaged vn and the two fluxes written; with prepare_advection the
+  // two substep averages written (first substep) or read and written; e_flx_avg and E2C2EO.
+  const double ea = dycore.averaged_vn_and_fluxes_domain().horizontal.size();
+  b[L::averaged_vn_and_fluxes] =
+      E * K * W + ea * K * (2 * W + V + 3 * W) +
+      (flags.lprep_adv ? ea * K * 2 * W * (flags.at_first_substep ? 1 : 2) : 0.0) +
+      ea * (5 * W + 5 * I);
+
+  // compute_interpolation_and_nonhydro_buoy over its cells from level 1: w, rho and theta_v now
+  // and next, the exner perturbation (wp), the contravariant correction, the reference theta_v,
+  // ddz of the reference exner, ddqz_z_half, wgtfac_c (vp) read; rho and theta_v at half levels
+  // (wp), the theta_v perturbation there and the buoyancy (vp) written; the explicit weight.
+  const double nb = dycore.interpolation_and_nonhydro_buoy_domain().horizontal.size();
+  b[L::interpolation_and_nonhydro_buoy] = nb * (K - 1) * (6 * W + 5 * V + 2 * W + 2 * V) + nb * W;
+
+  // compute_hydrostatic_correction_term on the lowest level of its edges: per edge the two
+  // offsets and distances, the inverse dual length, E2C, the result; per neighbour cell theta_v,
+  // theta_v at two half levels and inv_ddqz_z_full (counted per edge: the levels differ).
+  const double eh2 = dycore.hydrostatic_correction_domain().horizontal.size();
+  b[L::hydrostatic_correction] = eh2 * (2 * (O + V) + W + 2 * I + V + 2 * (3 * W + V));
+
+  // The limited-area boundary's and halo's programs (empty on a global single-rank grid).
+  b[L::exner_from_rhotheta] = NC * K * 3 * W;  // rho read, theta_v written, exner in/out
+  b[L::theta_and_exner_in_halo] = dycore.halo_cells_domain().horizontal.size() * (K * 6 * W + O);
+  b[L::init_cell_kdim_field_with_zero] = NC * KH * W;
+  b[L::mass_flux_weighted] = NC * K * (4 * W + V + W) + NC * 2 * W;  // mass_flx_ic read, written
+  b[L::dwdz_for_divergence_damping] = NC * (KH * (W + V) + K * 2 * V);
+  b[L::stencils_61_62] = NC * (K * 6 * W + KH * 3 * W);
   return b;
 }
 

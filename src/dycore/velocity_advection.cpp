@@ -45,10 +45,22 @@ void Dycore<ExecSpace>::compute_diagnostics_from_normal_wind(
     const ProgramDomain* domain) {
   const ProgramDomain d = domain ? *domain : diagnostics_from_normal_wind_domain();
   check_surface_extrapolation(d, "compute_diagnostics_from_normal_wind");
-  run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev + 1,
-                    dycore_labels::diagnostics_from_normal_wind,
-                    dycore_stencils::compute_diagnostics_from_normal_wind(inputs_, tables_, args,
-                                                                          d.vertical_end));
+  run_point_program(
+      space, args, &d, d, Location::Edge, inputs_.nlev + 1,
+      dycore_labels::diagnostics_from_normal_wind,
+      dycore_stencils::compute_diagnostics_from_normal_wind(inputs_, tables_, args, vertex_scratch_,
+                                                            d.vertical_end),
+      [&](const ProgramDomain& checked) {
+        if (args.skip_compute_predictor_vertical_advection || checked.horizontal.empty() ||
+            checked.vertical_end - 1 <= checked.vertical_start)
+          return;
+        // w at every vertex on the levels whose advection of w the edges compute.
+        runner_.on(space).points_levels(
+            dycore_labels::diagnostics_from_normal_wind_w_at_vertices,
+            IndexRange{0, inputs_.grid.num_vertices}, checked.vertical_start,
+            checked.vertical_end - 1,
+            dycore_stencils::w_at_vertices(inputs_, tables_, vertex_scratch_, args.w));
+      });
 }
 
 template <class ExecSpace>
@@ -66,10 +78,24 @@ void Dycore<ExecSpace>::compute_advection_in_horizontal_momentum(
   check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff,
                       "compute_advection_in_horizontal_momentum");
   const ProgramDomain d = domain ? *domain : advection_in_horizontal_momentum_domain();
-  run_point_program(space, args, &d, d, Location::Edge, inputs_.nlev,
-                    dycore_labels::advection_in_horizontal_momentum,
-                    dycore_stencils::compute_advection_in_horizontal_momentum(
-                        inputs_, tables_, args, d.vertical_end));
+  run_point_program(
+      space, args, &d, d, Location::Edge, inputs_.nlev,
+      dycore_labels::advection_in_horizontal_momentum,
+      dycore_stencils::compute_advection_in_horizontal_momentum(
+          inputs_, tables_, args, vertex_scratch_, cell_scratch_, d.vertical_end),
+      [&](const ProgramDomain& checked) {
+        if (checked.horizontal.empty()) return;
+        // Every vertex and cell on the domain's levels: the edges' neighbours, wherever they are.
+        auto runner = runner_.on(space);
+        runner.points_levels(
+            dycore_labels::advection_in_horizontal_momentum_vorticity_at_vertices,
+            IndexRange{0, inputs_.grid.num_vertices}, checked.vertical_start, checked.vertical_end,
+            dycore_stencils::vorticity_at_vertices(inputs_, tables_, args, vertex_scratch_));
+        runner.points_levels(
+            dycore_labels::advection_in_horizontal_momentum_kinetic_energy_at_cells,
+            IndexRange{0, inputs_.grid.num_cells}, checked.vertical_start, checked.vertical_end,
+            dycore_stencils::kinetic_energy_at_cells(inputs_, tables_, args, cell_scratch_));
+      });
 }
 
 template <class ExecSpace>
@@ -100,10 +126,25 @@ void Dycore<ExecSpace>::compute_advection_in_corrector_vertical_momentum(
   check_scale_factors(args.dtime, args.cfl_w_limit, args.scalfac_exdiff,
                       "compute_advection_in_corrector_vertical_momentum");
   const ProgramDomain d = domain ? *domain : advection_in_vertical_momentum_domain();
-  run_point_program(space, args, &d, d, Location::Cell, inputs_.nlev,
-                    dycore_labels::advection_in_corrector_vertical_momentum,
-                    dycore_stencils::compute_advection_in_corrector_vertical_momentum(
-                        inputs_, tables_, args, d.vertical_end));
+  run_point_program(
+      space, args, &d, d, Location::Cell, inputs_.nlev,
+      dycore_labels::advection_in_corrector_vertical_momentum,
+      dycore_stencils::compute_advection_in_corrector_vertical_momentum(
+          inputs_, tables_, args, edge_scratch_, d.vertical_end),
+      [&](const ProgramDomain& checked) {
+        if (checked.horizontal.empty()) return;
+        // w at every vertex, then the advection of w at every edge, on the domain's levels.
+        auto runner = runner_.on(space);
+        runner.points_levels(
+            dycore_labels::advection_in_corrector_vertical_momentum_w_at_vertices,
+            IndexRange{0, inputs_.grid.num_vertices}, checked.vertical_start, checked.vertical_end,
+            dycore_stencils::w_at_vertices(inputs_, tables_, vertex_scratch_, args.w));
+        runner.points_levels(
+            dycore_labels::advection_in_corrector_vertical_momentum_horizontal_advection_of_w,
+            IndexRange{0, inputs_.grid.num_edges}, checked.vertical_start, checked.vertical_end,
+            dycore_stencils::corrector_horizontal_advection_of_w(inputs_, tables_, args,
+                                                                 vertex_scratch_, edge_scratch_));
+      });
 }
 
 template <class ExecSpace>

@@ -239,10 +239,13 @@ class Dycore {
  private:
   /// The checks and the launch of one (point, level) body over `levels` levels of `location`
   /// (src/dycore/dycore_launch.hpp).
-  template <class Arguments, class Body>
-  void run_point_program(const ExecSpace& space, const Arguments& args, const ProgramDomain* domain,
-                         const ProgramDomain& default_domain, Location location, int levels,
-                         const std::string& label, const Body& body);
+  /// `before(domain)` runs after the checks and before the body (the kernels that fill the
+  /// temporaries the body reads).
+  template <class Arguments, class Body, class Before = void (*)(const ProgramDomain&)>
+  void run_point_program(
+      const ExecSpace& space, const Arguments& args, const ProgramDomain* domain,
+      const ProgramDomain& default_domain, Location location, int levels, const std::string& label,
+      const Body& body, const Before& before = [](const ProgramDomain&) {});
   void check_domain(const ProgramDomain& domain, index_t points, int levels,
                     const std::string& program) const;
   void check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile, const char* name,
@@ -256,6 +259,12 @@ class Dycore {
   DycoreTables<memory_space> tables_;
   /// (C, nlev) scratch of the tridiagonal solve (its upper-diagonal coefficients), allocated once.
   Kokkos::View<vp**, FieldLayout, memory_space> z_q_;
+  /// Velocity advection's temporaries, allocated once: what several points of a program read is
+  /// computed once per vertex, edge or cell by a kernel of its own, as ICON does (w and the
+  /// vorticity at the vertices, the corrector's horizontal advection of w at the edges, the
+  /// kinetic energy at the cells), (points, nlev + 1). Programs of one Dycore therefore must not
+  /// run concurrently on different execution space instances.
+  Kokkos::View<vp**, FieldLayout, memory_space> vertex_scratch_, edge_scratch_, cell_scratch_;
 };
 
 }  // namespace icondiff

@@ -10,6 +10,7 @@
 #include <icondiff/stencils/compute_edge_diagnostics_for_dycore_and_update_vn.hpp>
 #include <icondiff/stencils/compute_horizontal_velocity_quantities.hpp>
 #include <icondiff/stencils/compute_perturbed_quantities_and_interpolation.hpp>
+#include <icondiff/stencils/horizontal_advection_of_w.hpp>
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
@@ -66,5 +67,21 @@ inline const std::string advection_in_corrector_vertical_momentum =
 inline const std::string max_vertical_cfl = prefix + "max_vertical_cfl";
 inline const std::string advection_in_horizontal_momentum =
     prefix + stencils::ComputeAdvectionInHorizontalMomentum<Kokkos::HostSpace>::name;
+/// The kernels of velocity advection's programs before their main body (a program's label, "::",
+/// the kernel's body name).
+inline const std::string diagnostics_from_normal_wind_w_at_vertices =
+    diagnostics_from_normal_wind + "::" + stencils::WAtVertices<Kokkos::HostSpace>::name;
+inline const std::string advection_in_corrector_vertical_momentum_w_at_vertices =
+    advection_in_corrector_vertical_momentum +
+    "::" + stencils::WAtVertices<Kokkos::HostSpace>::name;
+inline const std::string advection_in_corrector_vertical_momentum_horizontal_advection_of_w =
+    advection_in_corrector_vertical_momentum +
+    "::" + stencils::HorizontalAdvectionOfWAtEdges<Kokkos::HostSpace>::name;
+inline const std::string advection_in_horizontal_momentum_vorticity_at_vertices =
+    advection_in_horizontal_momentum +
+    "::" + stencils::VorticityAtVertices<Kokkos::HostSpace>::name;
+inline const std::string advection_in_horizontal_momentum_kinetic_energy_at_cells =
+    advection_in_horizontal_momentum +
+    "::" + stencils::KineticEnergyAtCells<Kokkos::HostSpace>::name;
 
 }  // namespace icondiff::dycore_labels

@@ -128,22 +128,36 @@ namespace icondiff {
   ICONDIFF_STATIC_ddqz_z_half(FIELD)                                                               \
   ICONDIFF_STATIC_reference_exner_at_cells_on_model_levels(FIELD)
 
-/// Velocity advection's compute_diagnostics_from_normal_wind.
-#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(FIELD)                                       \
-  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
-  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
-  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
-  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
-  ICONDIFF_STATIC_wgtfacq_e(FIELD)                                                                 \
-  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
+/// The horizontal advection of w (stencils/horizontal_advection_of_w.hpp): w at the vertices,
+/// then the edge term.
+#define ICONDIFF_W_AT_VERTICES_STATICS(FIELD) ICONDIFF_STATIC_c_intp(FIELD)
+#define ICONDIFF_HORIZONTAL_ADVECTION_OF_W_STATICS(FIELD)                                          \
   ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
   ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
   ICONDIFF_STATIC_tangent_orientation(FIELD)
 
-/// Velocity advection's compute_advection_in_horizontal_momentum.
+/// Velocity advection's compute_diagnostics_from_normal_wind: its edge body's own, then what
+/// the horizontal advection of w takes.
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_EDGE_STATICS(FIELD)                                  \
+  ICONDIFF_STATIC_rbf_vec_coeff_e(FIELD)                                                           \
+  ICONDIFF_STATIC_wgtfac_e(FIELD)                                                                  \
+  ICONDIFF_STATIC_ddxn_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_ddxt_z_full(FIELD)                                                               \
+  ICONDIFF_STATIC_wgtfacq_e(FIELD)
+#define ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS(FIELD)                                       \
+  ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_EDGE_STATICS(FIELD)                                        \
+  ICONDIFF_W_AT_VERTICES_STATICS(FIELD)                                                            \
+  ICONDIFF_HORIZONTAL_ADVECTION_OF_W_STATICS(FIELD)
+
+/// Velocity advection's compute_advection_in_horizontal_momentum: the vorticity at the vertices,
+/// the kinetic energy at the cells, then the edge body's.
+#define ICONDIFF_VORTICITY_AT_VERTICES_STATICS(FIELD) ICONDIFF_STATIC_geofac_rot(FIELD)
+#define ICONDIFF_KINETIC_ENERGY_AT_CELLS_STATICS(FIELD) ICONDIFF_STATIC_e_bln_c_s(FIELD)
 #define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS(FIELD)                                   \
-  ICONDIFF_STATIC_e_bln_c_s(FIELD)                                                                 \
-  ICONDIFF_STATIC_geofac_rot(FIELD)                                                                \
+  ICONDIFF_VORTICITY_AT_VERTICES_STATICS(FIELD)                                                    \
+  ICONDIFF_KINETIC_ENERGY_AT_CELLS_STATICS(FIELD)                                                  \
+  ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_EDGE_STATICS(FIELD)
+#define ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_EDGE_STATICS(FIELD)                              \
   ICONDIFF_STATIC_coeff_gradekin(FIELD)                                                            \
   ICONDIFF_STATIC_c_lin_e(FIELD)                                                                   \
   ICONDIFF_STATIC_ddqz_z_full_e(FIELD)                                                             \
@@ -165,12 +179,11 @@ namespace icondiff {
 #define ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_STATICS(FIELD)                           \
   ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)                                    \
   ICONDIFF_STATIC_wgtfac_c(FIELD)
+/// The corrector's: the horizontal advection of w's, then the cell body's.
 #define ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS(FIELD)                           \
-  ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)                                    \
-  ICONDIFF_STATIC_c_intp(FIELD)                                                                    \
-  ICONDIFF_STATIC_inverse_dual_edge_lengths(FIELD)                                                 \
-  ICONDIFF_STATIC_inverse_primal_edge_lengths(FIELD)                                               \
-  ICONDIFF_STATIC_tangent_orientation(FIELD)
+  ICONDIFF_W_AT_VERTICES_STATICS(FIELD)                                                            \
+  ICONDIFF_HORIZONTAL_ADVECTION_OF_W_STATICS(FIELD)                                                \
+  ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS(FIELD)
 
 /// The small point programs of solve_nonhydro (stencils/solve_nonhydro_point_programs.hpp).
 #define ICONDIFF_EXNER_FROM_RHOTHETA_STATICS(FIELD)

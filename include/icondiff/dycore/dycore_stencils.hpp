@@ -48,6 +48,16 @@ struct DycoreTables {
   ICONDIFF_SOLVER_NEW_STATE_FIELDS(X)                                                              \
   ICONDIFF_SOLVER_INPUT_FIELDS(X)                                                                  \
   ICONDIFF_SOLVER_SCALARS(X)
+/// The corrector's vertical-momentum call split the same way: the horizontal advection of w
+/// takes vn_ie and vt_ie (and w, which the cell body reads too), the cell body the rest.
+#define ICONDIFF_CORRECTOR_HORIZONTAL_ADVECTION_OF_W_ARGUMENTS(X)                                  \
+  X(vn_on_half_levels, "read")                                                                     \
+  X(tangential_wind_on_half_levels, "read")
+#define ICONDIFF_CORRECTOR_VERTICAL_MOMENTUM_CELL_ARGUMENTS(X)                                     \
+  ICONDIFF_VERTICAL_MOMENTUM_OUTPUT_FIELDS(X)                                                      \
+  X(w, "read")                                                                                     \
+  X(contravariant_correction_at_cells_on_half_levels, "read")                                      \
+  ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_SCALARS(X)
 // clang-format on
 
 namespace dycore_stencils {
@@ -64,22 +74,30 @@ ICONDIFF_DEFINE_FILL_BY_NAME(contravariant_correction_arguments,
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_statics, ICONDIFF_SOLVER_CORRECTOR_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_predictor_arguments, ICONDIFF_SOLVER_PREDICTOR_COLUMN_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(solver_corrector_arguments, ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(w_at_vertices_statics, ICONDIFF_W_AT_VERTICES_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_advection_of_w_statics,
+                             ICONDIFF_HORIZONTAL_ADVECTION_OF_W_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_statics,
-                             ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_STATICS)
+                             ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_EDGE_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind_arguments,
                              ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(vorticity_at_vertices_statics, ICONDIFF_VORTICITY_AT_VERTICES_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(kinetic_energy_at_cells_statics,
+                             ICONDIFF_KINETIC_ENERGY_AT_CELLS_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_statics,
-                             ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_STATICS)
+                             ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_EDGE_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_predictor_vertical_momentum_statics,
                              ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_predictor_vertical_momentum_arguments,
                              ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS)
-ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_statics,
-                             ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_STATICS)
-ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum_arguments,
-                             ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_vertical_momentum_common_statics,
+                             ICONDIFF_ADVECTION_IN_VERTICAL_MOMENTUM_COMMON_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(corrector_vertical_momentum_cell_arguments,
+                             ICONDIFF_CORRECTOR_VERTICAL_MOMENTUM_CELL_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(corrector_horizontal_advection_of_w_arguments,
+                             ICONDIFF_CORRECTOR_HORIZONTAL_ADVECTION_OF_W_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta_arguments, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
 ICONDIFF_DEFINE_FILL_BY_NAME(perturbed_quantities_statics, ICONDIFF_PERTURBED_QUANTITIES_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(perturbed_quantities_arguments, ICONDIFF_PERTURBED_QUANTITIES_FIELDS)
@@ -211,38 +229,92 @@ stencils::VerticallyImplicitSolver<M> vertically_implicit_solver_at_corrector_st
   return body;
 }
 
+/// w at the vertices into `w_at_vertices` (the Dycore's vertex scratch), for the horizontal
+/// advection of w.
+template <class M>
+stencils::WAtVertices<M> w_at_vertices(const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+                                       const View2D<vp, M>& w_at_vertices, const View2D<wp, M>& w) {
+  stencils::WAtVertices<M> body;
+  fill::w_at_vertices_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  body.w_at_vertices = w_at_vertices;
+  body.w = w;
+  body.v2c = tables.v2c;
+  return body;
+}
+/// The horizontal advection of w from w and w at the vertices.
+template <class M>
+stencils::HorizontalAdvectionOfW<M> horizontal_advection_of_w(const DycoreInputs<M>& in,
+                                                              const DycoreTables<M>& tables,
+                                                              const View2D<vp, M>& w_at_vertices,
+                                                              const View2D<wp, M>& w) {
+  stencils::HorizontalAdvectionOfW<M> advection;
+  fill::horizontal_advection_of_w_statics(advection, in.metric, in.interpolation, in.edges,
+                                          in.cells);
+  advection.w = w;
+  advection.w_at_vertices = w_at_vertices;
+  advection.e2c = tables.e2c;
+  advection.e2v = tables.e2v;
+  return advection;
+}
+
 /// compute_diagnostics_from_normal_wind over levels [0, vertical_end) (vertical_end - 1: the
-/// extrapolated lowest half level).
+/// extrapolated lowest half level), reading w at the vertices from `w_at_vertices`.
 template <class M>
 stencils::ComputeDiagnosticsFromNormalWind<M> compute_diagnostics_from_normal_wind(
     const DycoreInputs<M>& in, const DycoreTables<M>& tables,
-    const DiagnosticsFromNormalWindArguments<M>& args, const index_t vertical_end) {
+    const DiagnosticsFromNormalWindArguments<M>& args, const View2D<vp, M>& w_at_vertices,
+    const index_t vertical_end) {
   stencils::ComputeDiagnosticsFromNormalWind<M> body;
   fill::diagnostics_from_normal_wind_statics(body, in.metric, in.interpolation, in.edges);
   fill::diagnostics_from_normal_wind_arguments(body, args);
-  body.e2c = tables.e2c;
   body.e2c2e = tables.e2c2e;
-  body.e2v = tables.e2v;
-  body.v2c = tables.v2c;
+  body.advection_of_w = horizontal_advection_of_w(in, tables, w_at_vertices, args.w);
   body.nflatlev = in.nflatlev;
   body.vertical_end = vertical_end;
   return body;
 }
 
-/// compute_advection_in_horizontal_momentum over levels [.., vertical_end) (the extra diffusion's
-/// band ends at vertical_end - 4).
+/// compute_advection_in_horizontal_momentum's first kernels: the vorticity at the vertices into
+/// `vorticity` (the Dycore's vertex scratch), the kinetic energy at the cells into `ekin` (its
+/// cell scratch).
+template <class M>
+stencils::VorticityAtVertices<M> vorticity_at_vertices(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInHorizontalMomentumArguments<M>& args, const View2D<vp, M>& vorticity) {
+  stencils::VorticityAtVertices<M> body;
+  fill::vorticity_at_vertices_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  body.vorticity_at_vertices = vorticity;
+  body.vn = args.vn;
+  body.v2e = tables.v2e;
+  return body;
+}
+template <class M>
+stencils::KineticEnergyAtCells<M> kinetic_energy_at_cells(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInHorizontalMomentumArguments<M>& args, const View2D<vp, M>& ekin) {
+  stencils::KineticEnergyAtCells<M> body;
+  fill::kinetic_energy_at_cells_statics(body, in.metric, in.interpolation, in.edges, in.cells);
+  body.kinetic_energy_at_cells = ekin;
+  body.horizontal_kinetic_energy_at_edges_on_model_levels =
+      args.horizontal_kinetic_energy_at_edges_on_model_levels;
+  body.c2e = tables.c2e;
+  return body;
+}
+/// compute_advection_in_horizontal_momentum's edge body over levels [.., vertical_end) (the extra
+/// diffusion's band ends at vertical_end - 4), reading what the two kernels above stored.
 template <class M>
 stencils::ComputeAdvectionInHorizontalMomentum<M> compute_advection_in_horizontal_momentum(
     const DycoreInputs<M>& in, const DycoreTables<M>& tables,
-    const AdvectionInHorizontalMomentumArguments<M>& args, const index_t vertical_end) {
+    const AdvectionInHorizontalMomentumArguments<M>& args, const View2D<vp, M>& vorticity,
+    const View2D<vp, M>& ekin, const index_t vertical_end) {
   stencils::ComputeAdvectionInHorizontalMomentum<M> body;
   fill::advection_in_horizontal_momentum_statics(body, in.metric, in.interpolation, in.edges);
   fill::advection_in_horizontal_momentum_arguments(body, args);
+  body.vorticity_at_vertices = vorticity;
+  body.kinetic_energy_at_cells = ekin;
   body.e2c = tables.e2c;
-  body.c2e = tables.c2e;
   body.e2v = tables.e2v;
   body.e2c2eo = tables.e2c2eo;
-  body.v2e = tables.v2e;
   const index_t damping = in.end_index_of_damping_layer;
   body.extra_diffusion_start = damping - 2 > 2 ? damping - 2 : 2;  // maximum(2, damping - 2)
   body.extra_diffusion_end = vertical_end - 4;
@@ -256,9 +328,6 @@ stencils::ComputeAdvectionInVerticalMomentum<M> advection_in_vertical_momentum(
   stencils::ComputeAdvectionInVerticalMomentum<M> body;
   body.c2e = tables.c2e;
   body.c2e2co = tables.c2e2co;
-  body.e2c = tables.e2c;
-  body.e2v = tables.e2v;
-  body.v2c = tables.v2c;
   body.nflatlev = in.nflatlev;
   body.nlev = vertical_end;
   const index_t damping = in.end_index_of_damping_layer;
@@ -280,15 +349,32 @@ stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_predictor_v
   return body;
 }
 
-/// compute_advection_in_corrector_vertical_momentum.
+/// compute_advection_in_corrector_vertical_momentum's edge kernel (after w_at_vertices): the
+/// horizontal advection of w from the call's vn_ie and vt_ie into `advection_of_w` (the Dycore's
+/// edge scratch).
+template <class M>
+stencils::HorizontalAdvectionOfWAtEdges<M> corrector_horizontal_advection_of_w(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
+    const AdvectionInCorrectorVerticalMomentumArguments<M>& args,
+    const View2D<vp, M>& w_at_vertices, const View2D<vp, M>& advection_of_w) {
+  stencils::HorizontalAdvectionOfWAtEdges<M> body;
+  fill::corrector_horizontal_advection_of_w_arguments(body, args);
+  body.horizontal_advection_of_w_at_edges_on_half_levels = advection_of_w;
+  body.advection = horizontal_advection_of_w(in, tables, w_at_vertices, args.w);
+  return body;
+}
+/// compute_advection_in_corrector_vertical_momentum's cell body, reading the horizontal advection
+/// of w the kernel above stored in `advection_of_w`.
 template <class M>
 stencils::ComputeAdvectionInVerticalMomentum<M> compute_advection_in_corrector_vertical_momentum(
     const DycoreInputs<M>& in, const DycoreTables<M>& tables,
-    const AdvectionInCorrectorVerticalMomentumArguments<M>& args, const index_t vertical_end) {
+    const AdvectionInCorrectorVerticalMomentumArguments<M>& args,
+    const View2D<vp, M>& advection_of_w, const index_t vertical_end) {
   auto body = advection_in_vertical_momentum(in, tables, vertical_end);
-  fill::advection_in_corrector_vertical_momentum_statics(body, in.metric, in.interpolation,
-                                                         in.edges, in.cells);
-  fill::advection_in_corrector_vertical_momentum_arguments(body, args);
+  fill::advection_in_vertical_momentum_common_statics(body, in.metric, in.interpolation, in.edges,
+                                                      in.cells);
+  fill::corrector_vertical_momentum_cell_arguments(body, args);
+  body.horizontal_advection_of_w_at_edges_on_half_levels = advection_of_w;
   body.corrector = true;
   return body;
 }

@@ -11,14 +11,56 @@
 // exceeds its limit.
 // Every expression keeps ICON4Py's operation order and vp/wp casts (the kinetic-energy gradient is
 // a vp expression, as in ICON4Py), so results are bit-identical to its gtfn backend in double
-// precision. Tables as ICON4Py reads them (dycore_stencils.hpp: DycoreTables): V2E with the
-// pentagons' -1 skipped on a global single-rank grid.
+// precision. As ICON does, the vorticity at the vertices and the kinetic energy at the cells are
+// kernels of their own before the edge body (VorticityAtVertices, KineticEnergyAtCells: the vp
+// values ICON4Py rounds to, stored, so results stay bit-identical). Tables as ICON4Py reads them
+// (dycore_stencils.hpp: DycoreTables): V2E with the pentagons' -1 skipped on a global single-rank
+// grid.
 #pragma once
 
 #include <icondiff/core/types.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
 namespace icondiff::stencils {
+
+/// _mo_math_divrot_rot_vertex_ri_dsl: the vorticity at the vertices, rounded to vp (ICON's zeta):
+/// a (vertex, level) body, once per vertex instead of once for each of the 6 edges around it.
+template <class MemorySpace>
+struct VorticityAtVertices {
+  static constexpr const char* name = "vorticity_at_vertices";
+  OutField<vp, MemorySpace> vorticity_at_vertices;
+  ConstField<wp, MemorySpace> vn;
+  ConstField<wp, MemorySpace> geofac_rot;  ///< (V, 6) V2E order
+  ConstIndexTable<MemorySpace> v2e;        ///< -1 entries (global pentagons) are left out
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t v, const index_t k) const {
+    wp rot = 0;
+    for (int j = 0; j < 6; ++j) {
+      const index_t e = v2e(v, j);
+      if (e != missing_index) rot += vn(e, k) * geofac_rot(v, j);
+    }
+    vorticity_at_vertices(v, k) = static_cast<vp>(rot);
+  }
+};
+
+/// _interpolate_to_cell_center of the kinetic energy, rounded to vp (ICON's z_ekinh): a (cell,
+/// level) body, once per cell instead of once for each of its 3 edges.
+template <class MemorySpace>
+struct KineticEnergyAtCells {
+  static constexpr const char* name = "kinetic_energy_at_cells";
+  OutField<vp, MemorySpace> kinetic_energy_at_cells;
+  ConstField<vp, MemorySpace> horizontal_kinetic_energy_at_edges_on_model_levels;
+  ConstField<wp, MemorySpace> e_bln_c_s;  ///< (C, 3) C2E order
+  ConstIndexTable<MemorySpace> c2e;       ///< skip values replaced
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
+    wp sum = 0;
+    for (int j = 0; j < 3; ++j)
+      sum += e_bln_c_s(c, j) *
+             static_cast<wp>(horizontal_kinetic_energy_at_edges_on_model_levels(c2e(c, j), k));
+    kinetic_energy_at_cells(c, k) = static_cast<vp>(sum);
+  }
+};
 
 template <class MemorySpace>
 struct ComputeAdvectionInHorizontalMomentum {
@@ -32,10 +74,12 @@ struct ComputeAdvectionInHorizontalMomentum {
   ConstField<vp, MemorySpace> contravariant_corrected_w_at_cells_on_model_levels;
   ConstField<vp, MemorySpace> vn_on_half_levels;  ///< (E, nlev + 1)
 
+  // What the program's first two kernels store (ICON's zeta and z_ekinh).
+  ConstField<vp, MemorySpace> vorticity_at_vertices;    ///< VorticityAtVertices
+  ConstField<vp, MemorySpace> kinetic_energy_at_cells;  ///< KineticEnergyAtCells
+
   // Static fields under their names in statics/static_fields.hpp (ICON4Py's argument name noted
   // where it differs).
-  ConstField<wp, MemorySpace> e_bln_c_s;       ///< (C, 3) C2E order
-  ConstField<wp, MemorySpace> geofac_rot;      ///< (V, 6) V2E order
   ConstField<vp, MemorySpace> coeff_gradekin;  ///< (E, 2) E2C order
   ConstField<wp, MemorySpace> c_lin_e;         ///< (E, 2) E2C order
   ConstField<vp, MemorySpace> ddqz_z_full_e;
@@ -45,10 +89,8 @@ struct ComputeAdvectionInHorizontalMomentum {
   ConstField<wp, MemorySpace> geofac_grdiv;                  ///< (E, 5) E2C2EO order
   ConstVector<wp, MemorySpace> coriolis_frequency;
   ConstIndexTable<MemorySpace> e2c;     ///< skip values replaced
-  ConstIndexTable<MemorySpace> c2e;     ///< skip values replaced
   ConstIndexTable<MemorySpace> e2v;     ///< no missing entries
   ConstIndexTable<MemorySpace> e2c2eo;  ///< skip values replaced
-  ConstIndexTable<MemorySpace> v2e;     ///< -1 entries (global pentagons) are left out of the sum
 
   vp cfl_w_limit = 0;
   wp scalfac_exdiff = 0;
@@ -58,34 +100,15 @@ struct ComputeAdvectionInHorizontalMomentum {
   index_t extra_diffusion_start = 0;
   index_t extra_diffusion_end = 0;
 
-  /// _mo_math_divrot_rot_vertex_ri_dsl: the vorticity at vertex v, rounded to vp.
-  KOKKOS_INLINE_FUNCTION vp vorticity_at_vertex(const index_t v, const index_t k) const {
-    wp rot = 0;
-    for (int j = 0; j < 6; ++j) {
-      const index_t e = v2e(v, j);
-      if (e != missing_index) rot += vn(e, k) * geofac_rot(v, j);
-    }
-    return static_cast<vp>(rot);
-  }
-
-  /// _interpolate_to_cell_center of the kinetic energy, rounded to vp.
-  KOKKOS_INLINE_FUNCTION vp kinetic_energy_at_cell(const index_t c, const index_t k) const {
-    wp sum = 0;
-    for (int j = 0; j < 3; ++j)
-      sum += e_bln_c_s(c, j) *
-             static_cast<wp>(horizontal_kinetic_energy_at_edges_on_model_levels(c2e(c, j), k));
-    return static_cast<vp>(sum);
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
     const index_t c0 = e2c(e, 0), c1 = e2c(e, 1);
-    const vp zeta0 = vorticity_at_vertex(e2v(e, 0), k);
-    const vp zeta1 = vorticity_at_vertex(e2v(e, 1), k);
+    const vp zeta0 = vorticity_at_vertices(e2v(e, 0), k);
+    const vp zeta1 = vorticity_at_vertices(e2v(e, 1), k);
     // _compute_advective_normal_wind_tendency.
     const vp ekin_e = horizontal_kinetic_energy_at_edges_on_model_levels(e, k);
     const vp cg0 = coeff_gradekin(e, 0), cg1 = coeff_gradekin(e, 1);
-    const vp horizontal_advection = ekin_e * (cg0 - cg1) + cg1 * kinetic_energy_at_cell(c1, k) -
-                                    cg0 * kinetic_energy_at_cell(c0, k);
+    const vp horizontal_advection = ekin_e * (cg0 - cg1) + cg1 * kinetic_energy_at_cells(c1, k) -
+                                    cg0 * kinetic_energy_at_cells(c0, k);
     wp w_con_e = 0;  // neighbor_sum over E2C (also the extra diffusion's w_con_e)
     for (int j = 0; j < 2; ++j)
       w_con_e += c_lin_e(e, j) *

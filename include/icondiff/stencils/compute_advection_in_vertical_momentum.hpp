@@ -10,9 +10,9 @@
 //  * w_con on full levels (the mean of the two half levels; half the last one at nlev - 1);
 //  * from level 1 on (the predictor unless skip_compute_predictor_vertical_advection): the
 //    advective tendency of w, vertical advection - w_con dw/dz plus the horizontal advection
-//    interpolated from the edges (the predictor reads it; the corrector recomputes it from vn_ie,
-//    vt_ie and w at the vertices), plus extra diffusion of w on owned cells where the CFL was
-//    clipped.
+//    interpolated from the edges (the predictor reads it; the corrector's two kernels before this
+//    body store it from vn_ie, vt_ie and w at the vertices, horizontal_advection_of_w.hpp), plus
+//    extra diffusion of w on owned cells where the CFL was clipped.
 // Every expression keeps ICON4Py's operation order and vp/wp casts (the interpolation of the
 // correction and the clipping are vp expressions, as in ICON4Py), so results are bit-identical
 // to its gtfn backend in double precision. A point recomputes w_con at k + 1 for the full-level
@@ -20,7 +20,6 @@
 #pragma once
 
 #include <icondiff/core/types.hpp>
-#include <icondiff/stencils/horizontal_advection_of_w.hpp>
 #include <icondiff/stencils/stencil_types.hpp>
 
 namespace icondiff::stencils {
@@ -35,11 +34,11 @@ struct ComputeAdvectionInVerticalMomentum {
   OutField<vp, MemorySpace> vertical_wind_advective_tendency;                  ///< (C, nlev + 1)
   OutField<vp, MemorySpace> contravariant_corrected_w_at_cells_on_model_levels;
   OutField<vp, MemorySpace> vertical_cfl;
-  ConstField<wp, MemorySpace> w;                                                  ///< (C, nlev + 1)
-  ConstField<vp, MemorySpace> horizontal_advection_of_w_at_edges_on_half_levels;  ///< predictor
+  ConstField<wp, MemorySpace> w;  ///< (C, nlev + 1)
+  /// The predictor's argument; the corrector's own kernels store it from vn_ie and vt_ie
+  /// (horizontal_advection_of_w.hpp) before this body runs.
+  ConstField<vp, MemorySpace> horizontal_advection_of_w_at_edges_on_half_levels;
   ConstField<vp, MemorySpace> contravariant_correction_at_edges_on_model_levels;  ///< predictor
-  ConstField<vp, MemorySpace> tangential_wind_on_half_levels;                     ///< corrector
-  ConstField<vp, MemorySpace> vn_on_half_levels;                                  ///< corrector
 
   // Static fields under their names in statics/static_fields.hpp (ICON4Py's names noted).
   ConstField<vp, MemorySpace> coeff1_dwdz;
@@ -47,18 +46,11 @@ struct ComputeAdvectionInVerticalMomentum {
   ConstField<wp, MemorySpace> e_bln_c_s;  ///< (C, 3) C2E order
   ConstField<vp, MemorySpace> wgtfac_c;   ///< (C, nlev + 1), predictor
   ConstField<vp, MemorySpace> ddqz_z_half;
-  ConstVector<wp, MemorySpace> cell_area;                    ///< ICON4Py: area
-  ConstField<wp, MemorySpace> geofac_n2s;                    ///< (C, 4) C2E2CO order
-  ConstVector<int, MemorySpace> c_owner_mask;                ///< ICON4Py: owner_mask
-  ConstField<wp, MemorySpace> c_intp;                        ///< corrector
-  ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;    ///< corrector
-  ConstVector<wp, MemorySpace> inverse_primal_edge_lengths;  ///< corrector
-  ConstVector<wp, MemorySpace> tangent_orientation;          ///< corrector
-  ConstIndexTable<MemorySpace> c2e;                          ///< skip values replaced
-  ConstIndexTable<MemorySpace> c2e2co;                       ///< skip values replaced
-  ConstIndexTable<MemorySpace> e2c;                          ///< skip values replaced (corrector)
-  ConstIndexTable<MemorySpace> e2v;                          ///< corrector
-  ConstIndexTable<MemorySpace> v2c;  ///< corrector; -1 entries are left out of the sum
+  ConstVector<wp, MemorySpace> cell_area;      ///< ICON4Py: area
+  ConstField<wp, MemorySpace> geofac_n2s;      ///< (C, 4) C2E2CO order
+  ConstVector<int, MemorySpace> c_owner_mask;  ///< ICON4Py: owner_mask
+  ConstIndexTable<MemorySpace> c2e;            ///< skip values replaced
+  ConstIndexTable<MemorySpace> c2e2co;         ///< skip values replaced
 
   vp cfl_w_limit = 0;
   wp scalfac_exdiff = 0;
@@ -111,20 +103,6 @@ struct ComputeAdvectionInVerticalMomentum {
     return r;
   }
 
-  /// The horizontal advection of w at edge e (the corrector's, recomputed from vn_ie and vt_ie).
-  KOKKOS_INLINE_FUNCTION vp horizontal_advection_of_w(const index_t e, const index_t k) const {
-    if (!corrector) return horizontal_advection_of_w_at_edges_on_half_levels(e, k);
-    const HorizontalAdvectionOfW<MemorySpace> advection{w,
-                                                        c_intp,
-                                                        inverse_dual_edge_lengths,
-                                                        inverse_primal_edge_lengths,
-                                                        tangent_orientation,
-                                                        e2c,
-                                                        e2v,
-                                                        v2c};
-    return advection.at(e, k, vn_on_half_levels(e, k), tangential_wind_on_half_levels(e, k));
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
     const CorrectedW here = corrected_w(c, k);
     if (!corrector)
@@ -143,7 +121,9 @@ struct ComputeAdvectionInVerticalMomentum {
                                                   w(c, k) * static_cast<wp>(c2 - c1)));
     wp horizontal = 0;
     for (int j = 0; j < 3; ++j)
-      horizontal += static_cast<wp>(horizontal_advection_of_w(c2e(c, j), k)) * e_bln_c_s(c, j);
+      horizontal +=
+          static_cast<wp>(horizontal_advection_of_w_at_edges_on_half_levels(c2e(c, j), k)) *
+          e_bln_c_s(c, j);
     vp tendency = static_cast<vp>(static_cast<wp>(vertical) + horizontal);
     // _add_extra_diffusion_for_w_con_approaching_cfl.
     if (here.clipping && c_owner_mask(c) != 0) {

@@ -8,7 +8,7 @@
 //  * the contravariant correction vn dz/dn + vt dz/dt below nflatlev,
 //  * unless skip_compute_predictor_vertical_advection: vt interpolated to half levels and the
 //    horizontal advection of w, vn_ie dw/dn + vt_ie dw/dt, with w interpolated to the edge's
-//    vertices (cells2verts over V2C).
+//    vertices (cells2verts over V2C) by a kernel before this one (horizontal_advection_of_w.hpp).
 // Every expression keeps ICON4Py's operation order and vp/wp casts, so results are bit-identical
 // to its gtfn backend in double precision. Neighbour tables as ICON4Py reads them: E2C and E2C2E
 // with skip values replaced (grid/skip_values.hpp); V2C replaced on limited-area and decomposed
@@ -88,14 +88,10 @@ struct ComputeDiagnosticsFromNormalWind {
   ConstField<vp, MemorySpace> ddxn_z_full;
   ConstField<vp, MemorySpace> ddxt_z_full;
   ConstField<vp, MemorySpace> wgtfacq_e;
-  ConstField<wp, MemorySpace> c_intp;                        ///< (V, 6) V2C order
-  ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;    ///< ICON4Py: inv_dual_edge_length
-  ConstVector<wp, MemorySpace> inverse_primal_edge_lengths;  ///< ICON4Py: inv_primal_edge_length
-  ConstVector<wp, MemorySpace> tangent_orientation;
-  ConstIndexTable<MemorySpace> e2c;    ///< skip values replaced
   ConstIndexTable<MemorySpace> e2c2e;  ///< skip values replaced
-  ConstIndexTable<MemorySpace> e2v;
-  ConstIndexTable<MemorySpace> v2c;  ///< see above: -1 entries are left out of the sum
+  /// The horizontal advection of w (unless skipped), from w at the vertices that the program's
+  /// first kernel (WAtVertices) stores.
+  HorizontalAdvectionOfW<MemorySpace> advection_of_w;
 
   bool skip_compute_predictor_vertical_advection = false;
   index_t nflatlev = 0;
@@ -104,18 +100,6 @@ struct ComputeDiagnosticsFromNormalWind {
 
   KOKKOS_INLINE_FUNCTION vp tangential_wind_at(const index_t e, const index_t k) const {
     return rbf_tangential_wind(rbf_vec_coeff_e, vn, e2c2e, e, k);
-  }
-
-  /// The horizontal advection of w from the fields above (horizontal_advection_of_w.hpp).
-  KOKKOS_INLINE_FUNCTION HorizontalAdvectionOfW<MemorySpace> advection_of_w() const {
-    return {w,
-            c_intp,
-            inverse_dual_edge_lengths,
-            inverse_primal_edge_lengths,
-            tangent_orientation,
-            e2c,
-            e2v,
-            v2c};
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
@@ -137,8 +121,7 @@ struct ComputeDiagnosticsFromNormalWind {
         half_level_value(wgtfac_e, e, k, static_cast<wp>(vt),
                          k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
     tangential_wind_on_half_levels(e, k) = vt_ie;
-    horizontal_advection_of_w_at_edges_on_half_levels(e, k) =
-        advection_of_w().at(e, k, vn_ie, vt_ie);
+    horizontal_advection_of_w_at_edges_on_half_levels(e, k) = advection_of_w.at(e, k, vn_ie, vt_ie);
   }
 };
 
