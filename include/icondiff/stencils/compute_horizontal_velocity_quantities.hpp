@@ -62,15 +62,22 @@ struct ComputeHorizontalVelocityQuantitiesAndFluxes {
   /// The program's vertical_end: level vertical_end - 1 gets only the extrapolated vn_ie.
   index_t vertical_end = 0;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+  // Forced inline: GCC otherwise calls the body once per (edge, level) from the level-chunk loop
+  // (277 instructions per edge-level counted by callgrind, R2B2 x 65).
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
     if (k == vertical_end - 1) {
       vn_on_half_levels(e, k) = extrapolated_vn_ie(wgtfacq_e, vn, e, k);
       return;
     }
-    const wp vn_avg = spatially_averaged(e_flx_avg, vn, e2c2eo, e, k);
+    // The averaged vn and the gradient of divergence from one gather of the five vn (each sum in
+    // ICON4Py's slot order, as spatially_averaged).
+    wp vn_avg = 0, graddiv = 0;
+    for (int j = 0; j < 5; ++j) {
+      const wp vn_j = vn(e2c2eo(e, j), k);
+      vn_avg += e_flx_avg(e, j) * vn_j;
+      graddiv += geofac_grdiv(e, j) * vn_j;
+    }
     spatially_averaged_vn(e, k) = vn_avg;
-    wp graddiv = 0;
-    for (int j = 0; j < 5; ++j) graddiv += geofac_grdiv(e, j) * vn(e2c2eo(e, j), k);
     horizontal_gradient_of_normal_wind_divergence(e, k) = static_cast<vp>(graddiv);
     const vp vt = rbf_tangential_wind(rbf_vec_coeff_e, vn, e2c2e, e, k);
     tangential_wind(e, k) = vt;
