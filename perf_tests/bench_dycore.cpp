@@ -360,61 +360,30 @@ void bench_interpolation_and_buoy(benchmark::State& state) {
       s.dycore->interpolation_and_nonhydro_buoy_domain());
 }
 
+/// A program under every loop schedule (argument: the index in all_loop_schedules; the label
+/// names it), in wall-clock milliseconds.
+void every_schedule(benchmark::internal::Benchmark* b) {
+  b->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
+      ->ArgName("schedule")
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 // The edge programs under every loop schedule (argument: the index in all_loop_schedules; the
 // label names it).
-BENCHMARK(bench_rho_theta_pgrad)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_divergence_damping)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_diagnostics_from_normal_wind)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_horizontal_momentum)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(bench_vertical_momentum, predictor, false)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(bench_vertical_momentum, corrector, true)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_rho_theta_pgrad)->Apply(every_schedule);
+BENCHMARK(bench_divergence_damping)->Apply(every_schedule);
+BENCHMARK(bench_diagnostics_from_normal_wind)->Apply(every_schedule);
+BENCHMARK(bench_horizontal_momentum)->Apply(every_schedule);
+BENCHMARK_CAPTURE(bench_vertical_momentum, predictor, false)->Apply(every_schedule);
+BENCHMARK_CAPTURE(bench_vertical_momentum, corrector, true)->Apply(every_schedule);
 // solve_nonhydro's other programs whose domain is not empty on a global grid on one rank (the
 // hydrostatic correction, one level of edges, is too small to time; the limited-area and halo
 // programs have no points here).
-BENCHMARK(bench_perturbed_quantities)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_horizontal_velocity_quantities)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_averaged_vn)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(bench_interpolation_and_buoy)
-    ->DenseRange(0, int(std::size(icondiff::all_loop_schedules)) - 1)
-    ->ArgName("schedule")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bench_perturbed_quantities)->Apply(every_schedule);
+BENCHMARK(bench_horizontal_velocity_quantities)->Apply(every_schedule);
+BENCHMARK(bench_averaged_vn)->Apply(every_schedule);
+BENCHMARK(bench_interpolation_and_buoy)->Apply(every_schedule);
 BENCHMARK_CAPTURE(bench_solver_predictor, column_blocks, true)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
