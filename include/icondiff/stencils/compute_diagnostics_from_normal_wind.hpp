@@ -46,6 +46,21 @@ KOKKOS_INLINE_FUNCTION vp half_level_value(const ConstField<vp, MemorySpace>& wg
   return static_cast<vp>(weight * x + (wp(1) - weight) * x_above);
 }
 
+/// vt at half levels as ICON computes z_vt_ie (mo_velocity_advection.f90, mo_solve_nonhydro.f90:
+/// `wgtfac_e*vt(jk) + (1._wp - wgtfac_e)*vt(jk-1)`, all three REAL(vp)): the first product in vp,
+/// the second in wp, the sum rounded to vp; vt itself on level 0. ICON4Py 0.2.0 cannot run this
+/// in mixed precision (its call does not type-check); its reading, both products in wp, is the
+/// same in double. compare_dycore.py's mixed-precision patch computes it this way.
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION vp
+tangential_wind_half_level_value(const ConstField<vp, MemorySpace>& wgtfac_e, const index_t e,
+                                 const index_t k, const vp vt, const vp vt_above) {
+  if (k == 0) return vt;
+  const vp weight = wgtfac_e(e, k);
+  return static_cast<vp>(static_cast<wp>(weight * vt) +
+                         (wp(1) - static_cast<wp>(weight)) * static_cast<wp>(vt_above));
+}
+
 /// _compute_horizontal_kinetic_energy: 0.5 (vn vn + vt vt), vt vt in vp.
 KOKKOS_INLINE_FUNCTION vp kinetic_energy(const wp vn, const vp vt) {
   return static_cast<vp>(wp(0.5) * (vn * vn + static_cast<wp>(vt * vt)));
@@ -117,9 +132,8 @@ struct ComputeDiagnosticsFromNormalWind {
       contravariant_correction_at_edges_on_model_levels(e, k) =
           contravariant_correction(vn_k, ddxn_z_full(e, k), ddxt_z_full(e, k), vt);
     if (skip_compute_predictor_vertical_advection) return;
-    const vp vt_ie =
-        half_level_value(wgtfac_e, e, k, static_cast<wp>(vt),
-                         k > 0 ? static_cast<wp>(tangential_wind_at(e, k - 1)) : wp(0));
+    const vp vt_ie = tangential_wind_half_level_value(wgtfac_e, e, k, vt,
+                                                      k > 0 ? tangential_wind_at(e, k - 1) : vp(0));
     tangential_wind_on_half_levels(e, k) = vt_ie;
     horizontal_advection_of_w_at_edges_on_half_levels(e, k) = advection_of_w.at(e, k, vn_ie, vt_ie);
   }

@@ -89,9 +89,9 @@ struct ComputeHorizontalVelocityQuantitiesAndFluxes {
         mass_flux * theta_v_at_edges_on_model_levels(e, k);
     const wp vn_k = vn(e, k);
     vn_on_half_levels(e, k) = half_level_value(wgtfac_e, e, k, vn_k, k > 0 ? vn(e, k - 1) : wp(0));
-    tangential_wind_on_half_levels(e, k) = half_level_value(
-        wgtfac_e, e, k, static_cast<wp>(vt),
-        k > 0 ? static_cast<wp>(rbf_tangential_wind(rbf_vec_coeff_e, vn, e2c2e, e, k - 1)) : wp(0));
+    tangential_wind_on_half_levels(e, k) = tangential_wind_half_level_value(
+        wgtfac_e, e, k, vt,
+        k > 0 ? rbf_tangential_wind(rbf_vec_coeff_e, vn, e2c2e, e, k - 1) : vp(0));
     horizontal_kinetic_energy_at_edges_on_model_levels(e, k) = kinetic_energy(vn_k, vt);
     if (k >= nflatlev)
       contravariant_correction_at_edges_on_model_levels(e, k) =

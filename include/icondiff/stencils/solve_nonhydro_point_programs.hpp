@@ -214,9 +214,11 @@ struct ComputeInterpolationAndNonhydroBuoy {
   KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
     const wp weight = static_cast<wp>(wgtfac_c(c, k));
     const wp ddqz = static_cast<wp>(ddqz_z_half(c, k));
-    const wp back_trajectory_w =
+    // Rounded to vp as ICON stores it (z_w_backtraj is REAL(vp), mo_solve_nonhydro.f90), then
+    // promoted again; a no-op in double, where it equals ICON4Py's wp value.
+    const wp back_trajectory_w = static_cast<wp>(static_cast<vp>(
         -(w(c, k) - static_cast<wp>(contravariant_correction_at_cells_on_half_levels(c, k))) *
-        dtime * wp(0.5) / ddqz;
+        dtime * wp(0.5) / ddqz));
     const wp rho = time_averaged(current_rho, next_rho, c, k);
     const wp rho_above = time_averaged(current_rho, next_rho, c, k - 1);
     const wp theta = time_averaged(current_theta_v, next_theta_v, c, k);
