@@ -28,7 +28,10 @@ statics="$scratch/statics.nc"
 "$exe" grid-info --grid generate:R2B3/cap:8,46.5,60 --nlev 12 --mount_half_width 300000 \
   --statics "$statics" >/dev/null || fail "grid-info --statics failed"
 header=$(ncdump -h "$statics") || fail "ncdump -h $statics failed"
-for want in "double zdiff_gradp(nlev, e2c, edge)" "int vertoffset_gradp(nlev, e2c, edge)" \
+# zdiff_gradp is vp: double, or float in a mixed-precision build.
+printf '%s' "$header" | grep -qE -- "(double|float) zdiff_gradp\(nlev, e2c, edge\)" ||
+  fail "the statics file lacks zdiff_gradp(nlev, e2c, edge)"
+for want in "int vertoffset_gradp(nlev, e2c, edge)" \
   "double rbf_vec_coeff_e(e2c2e, edge)" "double c_intp(v2c, vertex)" "double z_ifc(nlev_half, cell)" \
   ":nflat_gradp = "; do
   printf '%s' "$header" | grep -qF -- "$want" || fail "the statics file lacks '$want'"
