@@ -106,7 +106,8 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   // ---- solve_nonhydro's other programs.
   // Cells of the programs on the limited-area boundary.
   const double NC = dycore.lateral_boundary_cells_domain().horizontal.size();
-  const double moist_free = in.nlev - in.nflatlev, below_gradp = in.nlev - in.nflat_gradp;
+  // Levels from nflatlev and from nflat_gradp on (the derivatives, the terrain-following terms).
+  const double from_nflatlev = in.nlev - in.nflatlev, from_nflat_gradp = in.nlev - in.nflat_gradp;
 
   // compute_perturbed_quantities_and_interpolation (Taylor-hydrostatic pressure gradients) over
   // its cells, every level and the surface half level. Read on every level: rho, theta_v, exner
@@ -121,10 +122,11 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   // second halo line's perturbations are not counted (none on one rank).
   const double np = dycore.perturbed_quantities_domain().horizontal.size();
   const double exner_ic_levels = KH - std::max(1.0, static_cast<double>(in.nflatlev));
-  b[L::perturbed_quantities] = np * K * (4 * W + 7 * V) + np * (moist_free + 2 * below_gradp) * V +
-                               np * (4 * V + W) +
-                               np * (K * 3 * V + KH * V + (K - 1) * W + K * W + (K - 1) * V +
-                                     exner_ic_levels * V + moist_free * V + below_gradp * V);
+  b[L::perturbed_quantities] =
+      np * K * (4 * W + 7 * V) + np * (from_nflatlev + 2 * from_nflat_gradp) * V +
+      np * (4 * V + W) +
+      np * (K * 3 * V + KH * V + (K - 1) * W + K * W + (K - 1) * V + exner_ic_levels * V +
+            from_nflatlev * V + from_nflat_gradp * V);
 
   // compute_horizontal_velocity_quantities_and_fluxes over its edges: vn read once (its E2C2E
   // and E2C2EO neighbours are edges of the same field), rho and theta_v at edges read; written:
@@ -134,7 +136,7 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   // three; 5 + 5 + 4 coefficients and the E2C2EO/E2C2E tables per edge.
   const double eq = dycore.horizontal_velocity_quantities_domain().horizontal.size();
   b[L::horizontal_velocity_quantities] = E * K * W + eq * K * (2 * W + 3 * W + 5 * V + 2 * V) +
-                                         eq * V + eq * moist_free * 3 * V +
+                                         eq * V + eq * from_nflatlev * 3 * V +
                                          eq * (14 * W + 3 * V + 9 * I);
 
   // compute_averaged_vn_and_fluxes over its edges: vn read once, rho and theta_v at edges and
