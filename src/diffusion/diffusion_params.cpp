@@ -48,22 +48,13 @@ DiffusionProfiles compute_diffusion_profiles(const DiffusionConfig& config,
   }
 
   // math/smagorinsky._en_smag_fac_for_zero_nshift: linear between z1 and z2, quadratic above.
-  const double f1 = config.smagorinski_scaling_factor, f2 = config.smagorinski_scaling_factor2;
-  const double f3 = config.smagorinski_scaling_factor3, f4 = config.smagorinski_scaling_factor4;
-  const double z1 = config.smagorinski_scaling_height, z2 = config.smagorinski_scaling_height2;
-  const double z3 = config.smagorinski_scaling_height3, z4 = config.smagorinski_scaling_height4;
-  const double dz21 = z2 - z1;
-  const double alin = (f2 - f1) / dz21;
-  const double df32 = f3 - f2, df42 = f4 - f2;
-  const double dz32 = z3 - z2, dz42 = z4 - z2;
-  const double bqdr = (df42 * dz32 - df32 * dz42) / (dz32 * dz42 * (dz42 - dz32));
-  const double aqdr = df32 / dz32 - bqdr * dz32;
-  for (int k = 0; k < nlev; ++k) {
-    const double zf = 0.5 * (vct_a[k] + vct_a[k + 1]);
-    const double dzlin = std::min(dz21, std::max(0.0, zf - z1));
-    const double dzqdr = std::min(dz42, std::max(0.0, zf - z2));
-    p.enh_smag_fac.push_back(f1 + (dzlin * alin) + dzqdr * (aqdr + dzqdr * bqdr));
-  }
+  p.enh_smag_fac = en_smag_fac_for_zero_nshift(
+      vct_a,
+      {config.smagorinski_scaling_factor, config.smagorinski_scaling_factor2,
+       config.smagorinski_scaling_factor3, config.smagorinski_scaling_factor4},
+      {config.smagorinski_scaling_height, config.smagorinski_scaling_height2,
+       config.smagorinski_scaling_height3, config.smagorinski_scaling_height4});
+  p.enh_smag_fac.resize(nlev);
 
   // diffusion_utils._init_nabla2_factor_in_upper_damping_zone on levels [1, nrd + 1).
   const int nrd = vertical.end_index_of_damping_layer;

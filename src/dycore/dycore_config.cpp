@@ -115,6 +115,22 @@ void DycoreConfig::validate() const {
         "expected increasing heights");
 }
 
+void DycoreConfig::validate_for_solve_nh() const {
+  validate();
+  // NonHydrostaticConfig._validate of ICON4Py 0.2.0: the programs have these branches, the
+  // granule does not run them.
+  if (rayleigh_type != RayleighType::Klemp)
+    detail::throw_config_field_error(
+        "dycore config", "rayleigh_type", "nonhydrostatic_nml:rayleigh_type",
+        std::to_string(static_cast<int>(rayleigh_type)),
+        "the solve_nh granule implements only 2 (Klemp), as ICON4Py 0.2.0's SolveNonhydro");
+  if (divdamp_type == DivergenceDampingType::TwoDimensional)
+    detail::throw_config_field_error(
+        "dycore config", "divdamp_type", "nonhydrostatic_nml:divdamp_type",
+        std::to_string(static_cast<int>(divdamp_type)),
+        "the solve_nh granule implements 3 and 32, not 2, as ICON4Py 0.2.0's SolveNonhydro");
+}
+
 std::vector<std::pair<std::string, std::string>> icon_namelist_values(const DycoreConfig& c) {
   return config_namelist_values(dycore_config_fields(), c);
 }

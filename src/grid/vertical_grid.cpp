@@ -267,4 +267,25 @@ VerticalGrid make_vertical_grid(const VerticalGridConfig& config) {
   return grid;
 }
 
+std::vector<double> en_smag_fac_for_zero_nshift(const std::vector<double>& vct_a,
+                                                const std::array<double, 4>& factors,
+                                                const std::array<double, 4>& heights) {
+  const double f1 = factors[0], f2 = factors[1], f3 = factors[2], f4 = factors[3];
+  const double z1 = heights[0], z2 = heights[1], z3 = heights[2], z4 = heights[3];
+  const double dz21 = z2 - z1;
+  const double alin = (f2 - f1) / dz21;
+  const double df32 = f3 - f2, df42 = f4 - f2;
+  const double dz32 = z3 - z2, dz42 = z4 - z2;
+  const double bqdr = (df42 * dz32 - df32 * dz42) / (dz32 * dz42 * (dz42 - dz32));
+  const double aqdr = df32 / dz32 - bqdr * dz32;
+  std::vector<double> profile;
+  for (std::size_t k = 0; k + 1 < vct_a.size(); ++k) {
+    const double zf = 0.5 * (vct_a[k] + vct_a[k + 1]);
+    const double dzlin = std::min(dz21, std::max(0.0, zf - z1));
+    const double dzqdr = std::min(dz42, std::max(0.0, zf - z2));
+    profile.push_back(f1 + (dzlin * alin) + dzqdr * (aqdr + dzqdr * bqdr));
+  }
+  return profile;
+}
+
 }  // namespace icondiff

@@ -70,6 +70,9 @@ struct DycoreConfig {
 
   /// Throws ConfigError naming the field, its ICON namelist name, the value and what is allowed.
   void validate() const;
+  /// validate() and what the solve_nh granule refuses besides (as ICON4Py's
+  /// NonHydrostaticConfig): rayleigh_type 1 and divdamp_type 2. Throws ConfigError.
+  void validate_for_solve_nh() const;
 };
 
 /// Every DycoreConfig member, once, in ICON's namelist order.

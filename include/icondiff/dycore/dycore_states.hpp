@@ -301,8 +301,9 @@ namespace icondiff {
         "density minus reference density", "z_rth_pr(:,:,:,1)", "")                                 \
   FIELD(perturbed_theta_v_at_cells_on_model_levels, vp, Cell, None, Full, Required, "K",           \
         "theta_v minus reference theta_v", "z_rth_pr(:,:,:,2)", "")                                 \
-  FIELD(temporal_extrapolation_of_perturbed_exner, vp, Cell, None, Full, Required, "1",            \
-        "perturbation Exner pressure extrapolated in time", "z_exner_ex_pr", "")                    \
+  FIELD(temporal_extrapolation_of_perturbed_exner, vp, Cell, None, Half, Required, "1",            \
+        "perturbation Exner pressure extrapolated in time (levels 0..nlev-1 read; nlev + 1 as "    \
+        "ICON4Py allocates it)", "z_exner_ex_pr", "")                                               \
   FIELD(ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,    \
         Required, "m-1", "its first vertical derivative", "z_dexner_dz_c(1,:,:,:)", "")             \
   FIELD(d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels, vp, Cell, None, Full,  \

@@ -4,6 +4,7 @@
 // model/common/src/icon4py/model/common/grid/vertical.py). Formulas: docs/dev/metrics.md.
 #pragma once
 
+#include <array>
 #include <vector>
 
 namespace icondiff {
@@ -21,6 +22,16 @@ struct VerticalGrid {
   /// 0 <= nrd <= nlev - 1 (diff_multfac_n2w reads vct_a[nrd + 1]).
   void validate() const;
 };
+
+/// A factor per full level k that is f[0] up to height z[0], linear to f[1] at z[1], and
+/// quadratic above through f[2] at z[2] and f[3] at z[3], evaluated at the level's nominal height
+/// (vct_a[k] + vct_a[k + 1]) / 2: ICON4Py's math/smagorinsky.en_smag_fac_for_zero_nshift, which
+/// gives the diffusion's Smagorinsky factor (ICON's enh_smag_fac, from hdiff_smag_fac*/z*) and
+/// solve_nh's fourth-order divergence damping factor (enh_divdamp_fac, from divdamp_fac*/z*).
+/// The operations are ICON4Py's, in its order, so the values are bit-identical.
+std::vector<double> en_smag_fac_for_zero_nshift(const std::vector<double>& vct_a,
+                                                const std::array<double, 4>& factors,
+                                                const std::array<double, 4>& heights);
 
 /// nrd for a damping height (ICON4Py VerticalGrid.end_index_of_damping_layer).
 int end_index_of_damping_layer(const std::vector<double>& vct_a, double rayleigh_damping_height);
