@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -207,9 +208,22 @@ void decomposed_equals_single_rank(const test::GridCase& gc) {
 
   double cfl_one = 0, cfl_mine = 0;
   const States one = run(whole, vct_a, initial, nullptr, &cfl_one);
-  const States mine =
-      run(local_inputs, vct_a, local_initial,
-          std::make_shared<MpiHaloExchange<Space>>(MPI_COMM_WORLD, local), &cfl_mine);
+  const auto exchange = std::make_shared<MpiHaloExchange<Space>>(MPI_COMM_WORLD, local);
+  const States mine = run(local_inputs, vct_a, local_initial, exchange, &cfl_mine);
+  // The exchanges of one substep (ICON4Py's four: vn and rho_e, w and dw/dz, vn, rho/exner/w),
+  // per rank: printed for docs/performance.md, and checked against what the pattern implies.
+  for (const Location location : {Location::Edge, Location::Cell}) {
+    const MpiHaloTraffic& t = exchange->traffic(location);
+    const int per_substep = 2;  // two edge and two cell exchanges per substep
+    if (size > 1)
+      EXPECT_EQ(t.exchanges, static_cast<long long>(per_substep * physics_steps * substeps));
+    const double n = physics_steps * substeps;
+    std::printf(
+        "[rank %d of %d] %s exchanges per substep: %.0f, messages %.1f, %.1f kB sent, "
+        "%.3f ms\n",
+        rank, size, location == Location::Edge ? "edge" : "cell", t.exchanges / n,
+        t.messages_sent / n, t.bytes_sent / n * 1e-3, (t.start_seconds + t.wait_seconds) / n * 1e3);
+  }
   expect_owned_identical(mine.current, one.current, local);
   expect_owned_identical(mine.next, one.next, local);
   expect_owned_identical(mine.diagnostic, one.diagnostic, local);
