@@ -171,9 +171,64 @@ std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dyco
   return b;
 }
 
-#define ICONDIFF_INSTANTIATE_DYCORE_TRAFFIC(SPACE)                                         \
-  template std::map<std::string, double> dycore_program_bytes(const Dycore<SPACE>& dycore, \
-                                                              const DycoreCallFlags& flags);
+template <class ExecSpace>
+double solve_nh_substep_bytes(const Dycore<ExecSpace>& dycore, const SolveNhStep& step) {
+  namespace L = dycore_labels;
+  const DycoreConfig& config = dycore.config();
+  const bool limited_area = dycore.inputs().grid.limited_area;
+  DycoreCallFlags f;
+  f.is_iau_active = step.is_iau_active;
+  f.at_first_substep = step.at_first_substep;
+  f.at_last_substep = step.at_last_substep;
+  f.lprep_adv = step.lprep_adv;
+  f.skip_compute_predictor_vertical_advection =
+      config.itime_scheme == 4 && !(step.at_initial_timestep && step.at_first_substep);
+  const DivergenceDampingSwitches switches = divergence_damping_switches(
+      config, step.second_order_divdamp_factor,
+      step.second_order_divdamp_factor * dycore.inputs().mean_cell_area);
+  f.apply_2nd_order_divergence_damping = switches.second_order;
+  f.apply_4th_order_divergence_damping = switches.fourth_order;
+  const std::map<std::string, double> b = dycore_program_bytes(dycore, f);
+  double sum = 0;
+  const auto add = [&](const std::string& label) { sum += b.at(label); };
+  // The predictor (SolveNonhydro.run_predictor_step).
+  if (step.at_first_substep) {
+    add(L::diagnostics_from_normal_wind);
+    add(L::advection_in_predictor_vertical_momentum);
+    add(L::advection_in_horizontal_momentum);
+  }
+  add(L::perturbed_quantities);
+  add(L::hydrostatic_correction);
+  add(L::rho_theta_pgrad);
+  add(L::horizontal_velocity_quantities);
+  add(L::contravariant_correction);
+  add(L::solver_predictor);
+  if (limited_area) {
+    add(L::stencils_61_62);
+    if (config.divdamp_type != DivergenceDampingType::TwoDimensional)
+      add(L::dwdz_for_divergence_damping);
+  }
+  // The corrector (run_corrector_step).
+  add(L::advection_in_corrector_vertical_momentum);
+  add(L::advection_in_horizontal_momentum);
+  add(L::interpolation_and_nonhydro_buoy);
+  add(L::divergence_damping);
+  add(L::averaged_vn_and_fluxes);
+  add(L::solver_corrector);
+  if (limited_area && step.lprep_adv) {
+    if (step.at_first_substep) add(L::init_cell_kdim_field_with_zero);
+    add(L::mass_flux_weighted);
+  }
+  // time_step's end.
+  if (limited_area) add(L::exner_from_rhotheta);
+  add(L::theta_and_exner_in_halo);
+  return sum;
+}
+
+#define ICONDIFF_INSTANTIATE_DYCORE_TRAFFIC(SPACE)                                           \
+  template std::map<std::string, double> dycore_program_bytes(const Dycore<SPACE>& dycore,   \
+                                                              const DycoreCallFlags& flags); \
+  template double solve_nh_substep_bytes(const Dycore<SPACE>& dycore, const SolveNhStep& step);
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_DYCORE_TRAFFIC)
 
 }  // namespace icondiff

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/solve_nonhydro_states.hpp>
 
 #include <map>
 #include <string>
@@ -27,5 +28,14 @@ struct DycoreCallFlags {
 template <class ExecSpace>
 std::map<std::string, double> dycore_program_bytes(const Dycore<ExecSpace>& dycore,
                                                    const DycoreCallFlags& flags);
+
+/// Minimum bytes of one solve_nh substep (SolveNonhydro::time_step with `step` on `dycore`'s
+/// grid): the sum of the byte models of the programs the substep runs with the flags it runs
+/// them with (velocity advection's predictor only on a first substep, the limited-area programs
+/// only on a limited-area grid, ...). Each program is counted on its own, so a field that two
+/// programs read is counted twice: the substep's traffic through memory when no field stays in
+/// cache between programs. Halo exchanges are not counted.
+template <class ExecSpace>
+double solve_nh_substep_bytes(const Dycore<ExecSpace>& dycore, const SolveNhStep& step);
 
 }  // namespace icondiff
