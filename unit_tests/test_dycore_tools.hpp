@@ -16,6 +16,7 @@
 #include "support/tools_recording.hpp"
 
 #include <icondiff/dycore/dycore.hpp>
+#include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/setup/static_fields_setup.hpp>
 
@@ -191,6 +192,91 @@ TEST(TEST_CATEGORY, DycoreProgramsAreLabelledAndRunOnTheFactoriesStatics) {
   EXPECT_EQ(not_finite(predictor.next_rho), 0u);
   EXPECT_EQ(not_finite(corrector.next_exner), 0u);
   EXPECT_EQ(not_finite(corrector.next_theta_v), 0u);
+}
+
+// The solve_nh granule as the Tools see one substep: everything inside the region nh_solve, every
+// kernel labelled icondiff::dycore:: inside one of ICON's timer regions directly under it
+// (solve_nh_regions) and inside its program's region, the timer regions in ICON4Py's program
+// order (the exchanges' regions too: empty on one rank), nothing allocated or deep-copied in a
+// call after the first (the first allocates the zero IAU increments once).
+TEST(TEST_CATEGORY, SolveNhSubstepRunsInIconsTimerRegions) {
+  auto grids = test::granule_test_grids();
+  const Grid& grid = grids.back().grid;  // limited area: every program of the substep runs
+  StaticsSetupConfig config;
+  config.interpolation = test::interpolation_config_for(grid);
+  config.vertical.num_levels = 12;
+  double lon = 0, lat = 0;
+  test::centre_of(grid, lon, lat);
+  config.metrics.topography = TopographyConfig::gaussian_hill(2000.0, 150e3, lon, lat);
+  const HostStaticInputs host = compute_static_inputs(grid, config, StaticFieldSelection::all());
+  const StaticFields<M> statics = make_static_fields<M>(host);
+  const DycoreInputs<M> in = make_dycore_inputs<M>(host, statics, DeviceGrid<M>(host.grid));
+  SolveNonhydro<Space> granule(DycoreConfig{}, in, host.metrics.vertical.vct_a);
+  const FieldSizes sizes = in.sizes();
+  auto now = allocate_state<SolveNhPrognosticState, M>(sizes, "icondiff::test::now::");
+  auto next = allocate_state<SolveNhPrognosticState, M>(sizes, "icondiff::test::next::");
+  auto diagnostic = allocate_state<SolveNhDiagnosticState, M>(sizes, "icondiff::test::diag::");
+  auto prep_adv = allocate_state<SolveNhPrepAdvection, M>(sizes, "icondiff::test::prep_adv::");
+  for (auto* state : {&now, &next}) {
+    Kokkos::deep_copy(state->rho, 1.0);
+    Kokkos::deep_copy(state->theta_v, 300.0);
+    Kokkos::deep_copy(state->exner, 0.9);
+    Kokkos::deep_copy(state->vn, 5.0);
+  }
+  diagnostic.rho_iau_increment = {};  // absent: the granule's zeros stand in
+  diagnostic.normal_wind_iau_increment = {};
+  diagnostic.exner_iau_increment = {};
+  SolveNhStep step;
+  step.dtime = 10.0;
+  step.ndyn_substeps_var = 2;
+  step.at_first_substep = true;
+  step.at_initial_timestep = true;
+  step.lprep_adv = true;
+  granule.time_step(diagnostic, now, next, prep_adv, step);  // the one-time work
+  compat::fence(Space(), "icondiff::test::warm");
+
+  const Recording r = record([&] { granule.time_step(diagnostic, now, next, prep_adv, step); });
+  const std::string prefix = "icondiff::dycore::";
+  std::set<std::string> timer_regions{solve_nh_regions::veltend,  solve_nh_regions::cellcomp,
+                                      solve_nh_regions::edgecomp, solve_nh_regions::vnupd,
+                                      solve_nh_regions::vimpl,    solve_nh_regions::exch};
+  std::vector<std::string> order;  // the timer regions pushed directly inside nh_solve
+  int calls = 0, kernels = 0;
+  for (const test::Event& e : r.events) {
+    if (e.kind == "region") {
+      if (e.name == solve_nh_regions::solve_nh) {
+        ++calls;
+        EXPECT_TRUE(e.regions.empty()) << "nh_solve nested";
+      } else if (e.regions.size() == 1) {
+        EXPECT_EQ(e.regions[0], solve_nh_regions::solve_nh) << e.name;
+        EXPECT_EQ(timer_regions.count(e.name), 1u) << e.name << " is not one of ICON's timers";
+        order.push_back(e.name);
+      }
+    }
+    if (e.kind == "parallel_for" || e.kind == "parallel_reduce" || e.kind == "parallel_scan") {
+      ++kernels;
+      EXPECT_EQ(e.name.rfind(prefix, 0), 0u) << e.name << " is not labelled " << prefix;
+      ASSERT_GE(e.regions.size(), 2u) << e.name << " outside nh_solve's timer regions";
+      EXPECT_EQ(e.regions[0], solve_nh_regions::solve_nh) << e.name;
+      EXPECT_EQ(timer_regions.count(e.regions[1]), 1u) << e.name << " in " << e.regions[1];
+    }
+    if (e.kind == "allocation" || e.kind == "deep_copy")
+      ADD_FAILURE() << e.kind << " '" << e.name << "' inside a substep";
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_GT(kernels, 20);
+  namespace R = solve_nh_regions;
+  const std::vector<std::string> expected{R::veltend,  R::cellcomp, R::edgecomp, R::exch,
+                                          R::edgecomp, R::vimpl,    R::exch,     R::veltend,
+                                          R::cellcomp, R::vnupd,    R::exch,     R::edgecomp,
+                                          R::vimpl,    R::exch,     R::vimpl};
+  EXPECT_EQ(order, expected);
+  EXPECT_TRUE(r.open.empty()) << "regions left open";
+  EXPECT_EQ(r.unmatched_pops, 0);
+  compat::fence(Space(), "icondiff::test::done");
+  EXPECT_EQ(not_finite(next.vn), 0u);
+  EXPECT_EQ(not_finite(next.w), 0u);
+  EXPECT_EQ(not_finite(next.theta_v), 0u);
 }
 
 #define ICONDIFF_TEST_NAME_OF(name, ...) #name,
