@@ -147,8 +147,10 @@ struct ComputeRhoThetaPgradAndUpdateVn {
       gradient = static_cast<vp>(inverse_dual_edge_lengths(e) *
                                  static_cast<wp>(exner(c1, k) - exner(c0, k)));
     } else if (k < nflat_gradp + 1) {
-      const wp sum =
-          static_cast<wp>(ddz(c0, k)) * c_lin_e(e, 0) + static_cast<wp>(ddz(c1, k)) * c_lin_e(e, 1);
+      // ICON4Py's neighbor_sum is a reduction from 0 that gtfn keeps as (0 + a0) + a1: the same
+      // value, except that a sum of two -0 products is +0 there.
+      const wp sum = (wp(0) + static_cast<wp>(ddz(c0, k)) * c_lin_e(e, 0)) +
+                     static_cast<wp>(ddz(c1, k)) * c_lin_e(e, 1);
       gradient = static_cast<vp>(inverse_dual_edge_lengths(e) *
                                      static_cast<wp>(exner(c1, k) - exner(c0, k)) -
                                  static_cast<wp>(ddxn_z_full(e, k)) * sum);
