@@ -49,7 +49,8 @@ if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
   timed_build right cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
     test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
     test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP test_dycore_tools_OPENMP \
-    test_static_fields test_velocity_advection_OPENMP test_solve_nonhydro_programs_OPENMP
+    test_static_fields test_velocity_advection_OPENMP test_solve_nonhydro_programs_OPENMP \
+    test_solve_nh_granule_OPENMP
   timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs" \
-    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools)|velocity_advection|solve_nonhydro_programs)(_OPENMP)?$'
+    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools)|velocity_advection|solve_nonhydro_programs|solve_nh_granule)(_OPENMP)?$'
 fi
