@@ -7,6 +7,7 @@
 #include "support/grid_files.hpp"
 #include "support/host_field.hpp"
 #include "support/netcdf_edit.hpp"
+#include "support/savepoint_test_support.hpp"
 #include "support/tiny_grids.hpp"
 
 #include <icondiff/diffusion/diffusion.hpp>
@@ -35,22 +36,10 @@ namespace {
 
 using Host = Kokkos::HostSpace;
 
-std::uint64_t test_seed() {
-  static const std::uint64_t seed = [] {
-    if (const char* env = std::getenv("ICONDIFF_TEST_SEED"); env && *env)
-      return static_cast<std::uint64_t>(std::strtoull(env, nullptr, 10));
-    return static_cast<std::uint64_t>(std::random_device{}());
-  }();
-  return seed;
-}
-
-/// A RandomSource for one test, its seed printed and attached to every failure.
-struct SeededTest {
-  test::RandomSource rng{test_seed()};
-  ::testing::ScopedTrace trace{__FILE__, __LINE__,
-                               "seed " + std::to_string(test_seed()) + " (ICONDIFF_TEST_SEED)"};
-  SeededTest() { std::cout << "[   seed   ] " << test_seed() << "\n"; }
-};
+using test::bit_identical;
+using test::octahedron;
+using test::SeededTest;
+using test::set_int;
 
 // ---- Random savepoints ------------------------------------------------------------------------
 
@@ -210,19 +199,6 @@ void for_each_field_pair(const DiffusionSavepoint& a, const DiffusionSavepoint& 
   DiffusionCellParams<Host>::for_each_field(named, a.cells, b.cells);
 }
 
-template <class A, class B>
-::testing::AssertionResult bit_identical(const std::string& name, const A& a, const B& b) {
-  static_assert(std::is_same_v<typename A::value_type, typename B::value_type>, "same types");
-  for (unsigned r = 0; r < A::rank; ++r)
-    if (a.extent(r) != b.extent(r))
-      return ::testing::AssertionFailure()
-             << name << ": extent " << r << " is " << b.extent(r) << ", expected " << a.extent(r);
-  if (a.size() != 0 &&
-      std::memcmp(a.data(), b.data(), a.size() * sizeof(typename A::value_type)) != 0)
-    return ::testing::AssertionFailure() << name << ": values differ";
-  return ::testing::AssertionSuccess();
-}
-
 void expect_same_config(const DiffusionConfig& a, const DiffusionConfig& b) {
 #define ICONDIFF_EXPECT_FIELD(f) EXPECT_EQ(a.f, b.f) << #f
   ICONDIFF_EXPECT_FIELD(diffusion_type);
@@ -281,15 +257,6 @@ void expect_identical(const DiffusionSavepoint& a, const DiffusionSavepoint& b) 
       EXPECT_EQ(y.label(), "icondiff::savepoint::" + name);
     }
   });
-}
-
-const Grid& octahedron() {
-  static const Grid g = [] {
-    Grid grid = test::make_octahedron_grid();
-    grid.uuid = "0f1e2d3c-octahedron";
-    return grid;
-  }();
-  return g;
 }
 
 // ---- Round trips ------------------------------------------------------------------------------
@@ -761,45 +728,20 @@ const std::string& good_file() {
 }
 
 std::string damaged(const std::string& name, const test::NetcdfEdits& edits) {
-  const std::string path = test::scratch_file(name + ".nc");
-  test::copy_netcdf(good_file(), path, edits);
-  return path;
+  return test::damaged_copy(good_file(), name, edits);
 }
 
 /// A copy of the good file with global attributes changed through netCDF-C.
 std::string with_attributes(const std::string& name, const std::function<void(int)>& edit) {
-  const std::string path = damaged(name, {});
-  int ncid = 0;
-  EXPECT_EQ(nc_open(path.c_str(), NC_WRITE, &ncid), NC_NOERR);
-  EXPECT_EQ(nc_redef(ncid), NC_NOERR);
-  edit(ncid);
-  EXPECT_EQ(nc_close(ncid), NC_NOERR);
-  return path;
-}
-
-std::function<void(int)> set_int(const char* attribute, int value) {
-  return [=](int ncid) {
-    EXPECT_EQ(nc_put_att_int(ncid, NC_GLOBAL, attribute, NC_INT, 1, &value), NC_NOERR);
-  };
+  return test::with_global_attributes(good_file(), name, edit);
 }
 
 /// Reading `path` fails with a SavepointFileError about `variable` (and `index` if >= 0) whose
 /// message contains `fragment` and the file name.
 void expect_error(const std::string& path, const std::string& variable, long long index,
                   const std::string& fragment) {
-  try {
-    read_diffusion_savepoint(path);
-    ADD_FAILURE() << "reading " << path << " should have failed with '" << fragment << "'";
-  } catch (const SavepointFileError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(e.file(), path) << message;
-    EXPECT_EQ(e.variable(), variable) << message;
-    if (index >= 0) {
-      EXPECT_EQ(e.index(), index) << message;
-    }
-    EXPECT_NE(message.find(fragment), std::string::npos) << message;
-    EXPECT_NE(message.find(path), std::string::npos) << message;
-  }
+  test::expect_savepoint_error([](const std::string& p) { read_diffusion_savepoint(p); }, path,
+                               variable, index, fragment);
 }
 
 TEST(DiffusionSavepointErrors, TheGoodFileAndItsCopyRead) {

@@ -1,6 +1,7 @@
 // The global attributes of a savepoint file (docs/dev/savepoints.md, "Global attributes"): typed
 // reading with one error per malformed attribute, the configuration ("config.<name>", one per
-// entry of DiffusionConfig's field table) and the free-form metadata ("metadata.<key>").
+// entry of the granule's configuration table: DiffusionConfig's, DycoreConfig's) and the
+// free-form metadata ("metadata.<key>").
 #include "savepoint_internal.hpp"
 
 #include <fmt/format.h>
@@ -23,9 +24,9 @@ const std::set<std::string>& plain_global_attributes() {
   return names;
 }
 
-// Every DiffusionConfig field is the global attribute "config.<name>", in the order of
-// diffusion_config_fields() (diffusion_config.hpp): enums (ICON's namelist integers), bools (0/1)
-// and ints as int, reals as double. docs/dev/savepoints.md lists them.
+// Every field of the configuration is the global attribute "config.<name>", in the order of its
+// table (diffusion_config_fields(), dycore_config_fields()): enums (ICON's namelist integers),
+// bools (0/1) and ints as int, reals as double. docs/dev/savepoints.md lists them.
 
 std::string config_attribute_name(const std::string& field) {
   return "config." + field;
@@ -83,10 +84,39 @@ std::string text_attribute(const NetcdfReader& f, const std::string& name) {
   return *f.text_attribute(name);
 }
 
+int int_attribute_in(const NetcdfReader& f, const std::string& name, long long lo, long long hi,
+                     const std::string& what) {
+  const long long v = int_attribute(f, name);
+  if (v < lo || v > hi) f.fail(name, -1, fmt::format("= {}, expected {}", v, what));
+  return static_cast<int>(v);
+}
+
 // ---- Configuration ----------------------------------------------------------------------------
 
-void write_config_attributes(NetcdfWriter& nc, const DiffusionConfig& config) {
-  for (const ConfigField& field : diffusion_config_fields()) {
+namespace {
+
+/// What differs between the granules' configurations: their field table, the validation the
+/// granule applies, and the prefix of that validation's messages.
+template <class Config>
+struct ConfigRules;
+template <>
+struct ConfigRules<DiffusionConfig> {
+  static const std::vector<ConfigField>& table() { return diffusion_config_fields(); }
+  static void validate(const DiffusionConfig& c) { c.validate(); }
+  static constexpr const char* prefix = "diffusion config: ";
+};
+template <>
+struct ConfigRules<DycoreConfig> {
+  static const std::vector<ConfigFieldOf<DycoreConfig>>& table() { return dycore_config_fields(); }
+  static void validate(const DycoreConfig& c) { c.validate_for_solve_nh(); }
+  static constexpr const char* prefix = "dycore config: ";
+};
+
+}  // namespace
+
+template <class Config>
+void write_config_attributes(NetcdfWriter& nc, const Config& config) {
+  for (const auto& field : ConfigRules<Config>::table()) {
     const std::string name = config_attribute_name(field.name);
     if (field.kind == ConfigKind::Real)
       nc.number("", name, field.get(config));
@@ -95,9 +125,11 @@ void write_config_attributes(NetcdfWriter& nc, const DiffusionConfig& config) {
   }
 }
 
-DiffusionConfig read_config_attributes(const NetcdfReader& f) {
-  DiffusionConfig c;
-  for (const ConfigField& field : diffusion_config_fields()) {
+template <class Config>
+Config read_config_attributes(const NetcdfReader& f) {
+  using Rules = ConfigRules<Config>;
+  Config c;
+  for (const auto& field : Rules::table()) {
     const std::string name = config_attribute_name(field.name);
     switch (field.kind) {
       case ConfigKind::Real: field.set(c, real_attribute(f, name)); break;
@@ -127,22 +159,28 @@ DiffusionConfig read_config_attributes(const NetcdfReader& f) {
     }
   }
   try {
-    c.validate();
+    Rules::validate(c);
   } catch (const ConfigError& e) {
-    // ConfigError names the field ("diffusion config: <field> (ICON ..."): point at its attribute.
+    // ConfigError names the field ("<granule> config: <field> (ICON ..."): point at its
+    // attribute.
     std::string variable = "config";
     const std::string message = e.what();
-    const std::string prefix = "diffusion config: ";
+    const std::string prefix = Rules::prefix;
     if (message.rfind(prefix, 0) == 0) {
       const std::string field =
           message.substr(prefix.size(), message.find(' ', prefix.size()) - prefix.size());
-      for (const ConfigField& entry : diffusion_config_fields())
+      for (const auto& entry : Rules::table())
         if (entry.name == field) variable = config_attribute_name(field);
     }
     f.fail(variable, -1, fmt::format("the configuration is rejected: {}", message));
   }
   return c;
 }
+
+template void write_config_attributes(NetcdfWriter&, const DiffusionConfig&);
+template void write_config_attributes(NetcdfWriter&, const DycoreConfig&);
+template DiffusionConfig read_config_attributes<DiffusionConfig>(const NetcdfReader&);
+template DycoreConfig read_config_attributes<DycoreConfig>(const NetcdfReader&);
 
 // ---- Metadata ---------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-// The in-memory savepoint: its kind's names and the reference to the grid it was captured on.
+// The in-memory savepoint: its kind's and granule's names and the reference to the grid it was
+// captured on.
 #include "savepoint_internal.hpp"
 
 #include <icondiff/io/savepoint_types.hpp>
@@ -42,6 +43,14 @@ SavepointKind parse_savepoint_kind(const std::string& name) {
   if (name == "diffusion-exit") return SavepointKind::Exit;
   throw InvalidArgument(fmt::format(
       "savepoint kind '{}' is unknown: expected 'diffusion-init' or 'diffusion-exit'", name));
+}
+
+const char* to_string(SavepointGranule granule) {
+  return granule == SavepointGranule::Diffusion ? "diffusion" : "solve_nh";
+}
+
+std::string SavepointIdentity::name() const {
+  return std::string(to_string(granule)) + (kind == SavepointKind::Init ? "-init" : "-exit");
 }
 
 SavepointGridReference make_grid_reference(const Grid& grid, const std::string& grid_source) {

@@ -1,7 +1,10 @@
 // Diffusion savepoint files: one DiffusionSavepoint in one self-describing netCDF file, specified
 // in docs/dev/savepoints.md (dimensions, variables, attributes, encodings). Written by
-// src/io/savepoint_file.cpp (variables, grid reference and vertical grid) and
-// src/io/savepoint_attributes.cpp (the config.* and metadata.* global attributes).
+// src/io/savepoint_file.cpp (the diffusion's variables and vertical grid) on top of
+// src/io/savepoint_file_common.cpp (what every granule's savepoint file holds: header, grid
+// reference, decomposition, field variables) and src/io/savepoint_attributes.cpp (the config.*
+// and metadata.* global attributes). The solve_nh granule's files: solve_nh_savepoint_file.hpp.
+// identify_savepoint says whose a file is.
 #pragma once
 
 #include <icondiff/io/savepoint_types.hpp>
@@ -32,5 +35,11 @@ void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint
 /// DiffusionConfig::validate() rejects, an invalid vertical grid, missing variables, wrong
 /// dimensions or sizes, integer offsets that are NaN, fractional or point outside the column.
 DiffusionSavepoint read_diffusion_savepoint(const std::string& path);
+
+/// Which granule's savepoint `path` is, and which side of the call (its format version and
+/// `savepoint` attribute only; the rest is read by that granule's reader). Throws
+/// SavepointFileError for a file that is not netCDF, not a savepoint of this format version or
+/// names an unknown kind.
+SavepointIdentity identify_savepoint(const std::string& path);
 
 }  // namespace icondiff

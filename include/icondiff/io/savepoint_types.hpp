@@ -27,14 +27,38 @@ namespace icondiff {
 
 /// Which side of the granule call a savepoint holds (ICON4Py's savepoint names).
 enum class SavepointKind {
-  Init,  ///< "diffusion-init": every input, before run()
-  Exit,  ///< "diffusion-exit": the outputs vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy
+  Init,  ///< "<granule>-init": every input, before the call
+  Exit,  ///< "<granule>-exit": the outputs (diffusion: vn, w, theta_v, exner, div_ic, hdef_ic,
+         ///< dwdx, dwdy; solve_nh: solve_nh_savepoint_types.hpp)
 };
 
-/// "diffusion-init" or "diffusion-exit".
+/// The diffusion's names: "diffusion-init" or "diffusion-exit" (SavepointIdentity::name() for
+/// any granule).
 const char* to_string(SavepointKind kind);
 /// The inverse of to_string; throws InvalidArgument for any other name.
 SavepointKind parse_savepoint_kind(const std::string& name);
+
+/// The granule whose call a savepoint holds.
+enum class SavepointGranule {
+  Diffusion,  ///< DiffusionSavepoint (this header)
+  SolveNh,    ///< SolveNhSavepoint (solve_nh_savepoint_types.hpp)
+};
+
+/// "diffusion" or "solve_nh".
+const char* to_string(SavepointGranule granule);
+
+/// What a savepoint file is: whose call, which side of it.
+struct SavepointIdentity {
+  SavepointGranule granule = SavepointGranule::Diffusion;
+  SavepointKind kind = SavepointKind::Init;
+
+  /// The file's `savepoint` attribute: "diffusion-init", "solve_nh-exit", ...
+  std::string name() const;
+  bool operator==(const SavepointIdentity& o) const {
+    return granule == o.granule && kind == o.kind;
+  }
+  bool operator!=(const SavepointIdentity& o) const { return !(*this == o); }
+};
 
 /// A savepoint file cannot be read or written. Knows the file, the variable or global attribute
 /// (empty when the problem concerns the whole file) and, where it applies, the point index.

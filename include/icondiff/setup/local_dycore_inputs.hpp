@@ -3,7 +3,8 @@
 // restricted to the rank's points, except the two fields that describe the decomposition itself,
 // which are recomputed on the local grid as ICON computes them per rank: c_owner_mask (the cells
 // this rank owns) and mask_prog_halo_c (its halo cells that are updated prognostically). The
-// vertical indices and the mean cell area stay the whole grid's.
+// vertical indices and the mean cell area stay the whole grid's. set_decomposition_masks computes
+// those two for any grid (a rank's, or the whole grid when per-rank savepoints are merged).
 #pragma once
 
 #include <icondiff/comm/local_fields.hpp>
@@ -14,10 +15,23 @@
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/grid.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace icondiff {
+
+/// Sets c_owner_mask (1 for the cells `grid`'s rank owns; every cell of a grid that is not
+/// decomposed) and mask_prog_halo_c (compute_mask_prog_halo_c) of `cells`, host fields on
+/// `grid`'s cells: the two fields that describe a decomposition, computed per rank as ICON does.
+inline void set_decomposition_masks(DycoreCellParams<Kokkos::HostSpace>& cells, const Grid& grid) {
+  const std::vector<std::uint8_t> prognostic_halo = compute_mask_prog_halo_c(grid);
+  const std::vector<int>& owner = grid.owner_rank(Location::Cell);
+  for (std::size_t c = 0; c < cells.c_owner_mask.extent(0); ++c) {
+    cells.c_owner_mask(c) = owner.empty() || owner[c] == grid.rank ? 1 : 0;
+    cells.mask_prog_halo_c(c) = prognostic_halo[c];
+  }
+}
 
 /// The bundle `global` (host, whole grid) restricted to the points of `local` (a grid from
 /// make_local_grid or grid_from_icon_arrays) in `MemorySpace`, with `local` as its grid and
@@ -45,12 +59,7 @@ DycoreInputs<MemorySpace> restrict_dycore_inputs(const DycoreInputs<Kokkos::Host
       copy_state<MemorySpace>(restrict_to_local(global.interpolation, local, sizes, scope), scope);
   in.edges = copy_state<MemorySpace>(restrict_to_local(global.edges, local, sizes, scope), scope);
   DycoreCellParams<H> cells = restrict_to_local(global.cells, local, sizes, scope);
-  const std::vector<std::uint8_t> prognostic_halo = compute_mask_prog_halo_c(local);
-  const std::vector<int>& owner = local.owner_rank(Location::Cell);
-  for (std::size_t c = 0; c < cells.c_owner_mask.extent(0); ++c) {
-    cells.c_owner_mask(c) = owner.empty() || owner[c] == local.rank ? 1 : 0;
-    cells.mask_prog_halo_c(c) = prognostic_halo[c];
-  }
+  set_decomposition_masks(cells, local);
   in.cells = copy_state<MemorySpace>(cells, scope);
   return in;
 }
