@@ -16,7 +16,7 @@
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/profiling/stream_bandwidth.hpp>
 #include <icondiff/setup/static_fields_setup.hpp>
-#include <icondiff/testcases/jablonowski_williamson.hpp>
+#include <icondiff/testcases/solve_nh_initial_state.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -68,45 +68,18 @@ Setup& setup() {
   s->granule = std::make_unique<icondiff::SolveNonhydro<Space>>(icondiff::DycoreConfig{}, s->inputs,
                                                                 s->host.metrics.vertical.vct_a);
 
-  // The JW state as the current and the next time level, exner_pr from the reference exner,
-  // theta_v and rho at half levels as level means; every other field 0.
+  // The JW state (testcases/solve_nh_initial_state.hpp).
   icondiff::JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = 1.0;
   jw.w_noise_amplitude = 0.02;
-  const icondiff::InitialState state = icondiff::jablonowski_williamson_state(
-      s->host.grid, s->host.metrics.z_ifc, s->host.metrics.z_mc, jw);
-  const auto sizes = s->inputs.sizes();
-  auto current =
-      icondiff::allocate_state<icondiff::SolveNhPrognosticState, H>(sizes, "icondiff::bench::");
-  auto diagnostic =
-      icondiff::allocate_state<icondiff::SolveNhDiagnosticState, H>(sizes, "icondiff::bench::");
-  const auto exner_ref = Kokkos::create_mirror_view_and_copy(
-      H(), s->inputs.metric.reference_exner_at_cells_on_model_levels);
-  const std::size_t nc = sizes.cells, ne = sizes.edges;
-  for (std::size_t k = 0; k < sizes.nlev; ++k) {
-    for (std::size_t e = 0; e < ne; ++e) current.vn(e, k) = state.vn[e + ne * k];
-    for (std::size_t c = 0; c < nc; ++c) {
-      current.theta_v(c, k) = state.theta_v[c + nc * k];
-      current.exner(c, k) = state.exner[c + nc * k];
-      current.rho(c, k) = state.rho[c + nc * k];
-      diagnostic.perturbed_exner_at_cells_on_model_levels(c, k) =
-          current.exner(c, k) - static_cast<double>(exner_ref(c, k));
-    }
-  }
-  for (std::size_t k = 0; k <= sizes.nlev; ++k)
-    for (std::size_t c = 0; c < nc; ++c) {
-      current.w(c, k) = state.w[c + nc * k];
-      const std::size_t above = k == 0 ? 0 : k - 1, below = k == sizes.nlev ? k - 1 : k;
-      diagnostic.theta_v_at_cells_on_half_levels(c, k) =
-          0.5 * (current.theta_v(c, above) + current.theta_v(c, below));
-      diagnostic.rho_at_cells_on_half_levels(c, k) =
-          0.5 * (current.rho(c, above) + current.rho(c, below));
-    }
-  s->current = icondiff::copy_state<M>(current, "icondiff::bench::current::");
-  s->next = icondiff::copy_state<M>(current, "icondiff::bench::next::");
-  s->diagnostic = icondiff::copy_state<M>(diagnostic, "icondiff::bench::");
-  s->prep_adv =
-      icondiff::allocate_state<icondiff::SolveNhPrepAdvection, M>(sizes, "icondiff::bench::");
+  const auto host_inputs = icondiff::make_dycore_inputs<H>(
+      s->host, icondiff::make_static_fields<H>(s->host), icondiff::DeviceGrid<H>(s->host.grid));
+  const icondiff::SolveNhHostStates states = icondiff::jablonowski_williamson_solve_nh_states(
+      s->host.grid, s->host.metrics.z_ifc, s->host.metrics.z_mc, host_inputs, jw);
+  s->current = icondiff::copy_state<M>(states.current, "icondiff::bench::current::");
+  s->next = icondiff::copy_state<M>(states.next, "icondiff::bench::next::");
+  s->diagnostic = icondiff::copy_state<M>(states.diagnostic, "icondiff::bench::");
+  s->prep_adv = icondiff::copy_state<M>(states.prep_adv, "icondiff::bench::");
   // The model's initial substep once (it computes the vertical advection the later ones reuse).
   icondiff::SolveNhStep initial;
   initial.dtime = dtime;

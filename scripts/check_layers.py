@@ -64,7 +64,7 @@ ALLOWED: dict[str, set[str] | None] = {
     "dycore": {"core", "grid", "comm", "stencils", "statics", "profiling"},
     "setup": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
               "dycore"},
-    "testcases": {"core", "grid", "geometry", "statics", "diffusion"},
+    "testcases": {"core", "grid", "geometry", "statics", "diffusion", "dycore"},
     "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
            "dycore", "setup", "testcases"},
     "cli": None,

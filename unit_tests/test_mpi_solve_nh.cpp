@@ -8,6 +8,7 @@
 // (computed on each rank) exactly; the ranks' largest vertical CFL number equals the single
 // rank's (0 for this smooth state). Global and limited-area grids (the real files, else generated
 // ones).
+#include "support/solve_nh_case.hpp"
 #include "support/test_grids.hpp"
 
 #include <icondiff/comm/decomposition.hpp>
@@ -16,8 +17,6 @@
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/setup/local_dycore_inputs.hpp>
-#include <icondiff/setup/static_fields_setup.hpp>
-#include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -40,57 +39,29 @@ constexpr int physics_steps = 2;
 constexpr int substeps = 3;
 constexpr double dtime = 30.0;
 
-struct States {
-  SolveNhPrognosticState<H> current, next;
-  SolveNhDiagnosticState<H> diagnostic;
-  SolveNhPrepAdvection<H> prep_adv;
-};
-
-template <template <class> class State, class From>
-State<M> to_device(const State<From>& s) {
-  return copy_state<M>(s, "icondiff::test::");
-}
-template <template <class> class State, class From>
-State<H> to_host(const State<From>& s) {
-  return copy_state<H>(s, "icondiff::test::result::");
-}
+using States = test::SolveNhStates<H>;
 
 /// Runs `physics_steps` x `substeps` substeps from `initial` as ICON's integrate_nh does (the
 /// time levels and the predictor/corrector tendency slots swap after every substep; the CFL
 /// maximum restarts every physics step) and returns the last state on the host.
 States run(const DycoreInputs<M>& inputs, const std::vector<double>& vct_a, const States& initial,
            std::shared_ptr<HaloExchange<Space>> exchange, double* max_cfl) {
-  DycoreConfig config;
   SolveNonhydroOptions<Space> options;
   options.exchange = std::move(exchange);
-  SolveNonhydro<Space> granule(config, inputs, vct_a, options);
-  auto current = to_device(initial.current);
-  auto next = to_device(initial.next);
-  auto diagnostic = to_device(initial.diagnostic);
-  auto prep_adv = to_device(initial.prep_adv);
+  SolveNonhydro<Space> granule(DycoreConfig{}, inputs, vct_a, options);
+  auto s = test::copy_states<M>(initial, "icondiff::test::");
   *max_cfl = 0;
   for (int step = 0; step < physics_steps; ++step) {
-    diagnostic.max_vertical_cfl = 0;
+    s.diagnostic.max_vertical_cfl = 0;
     for (int substep = 0; substep < substeps; ++substep) {
-      SolveNhStep s;
-      s.dtime = dtime;
-      s.ndyn_substeps_var = substeps;
-      s.second_order_divdamp_factor = step == 0 ? 0.032 : 0.0;  // 2nd-order damping on, then off
-      s.at_initial_timestep = step == 0;
-      s.lprep_adv = true;
-      s.at_first_substep = substep == 0;
-      s.at_last_substep = substep == substeps - 1;
-      granule.time_step(diagnostic, current, next, prep_adv, s);
-      std::swap(current, next);
-      std::swap(diagnostic.predictor_normal_wind_advective_tendency,
-                diagnostic.corrector_normal_wind_advective_tendency);
-      std::swap(diagnostic.predictor_vertical_wind_advective_tendency,
-                diagnostic.corrector_vertical_wind_advective_tendency);
+      granule.time_step(s.diagnostic, s.current, s.next, s.prep_adv,
+                        test::solve_nh_substep(step, substep, substeps, dtime));
+      test::swap_time_levels(s);
     }
-    *max_cfl = std::max(*max_cfl, diagnostic.max_vertical_cfl);
+    *max_cfl = std::max(*max_cfl, s.diagnostic.max_vertical_cfl);
   }
   Kokkos::fence();
-  return {to_host(current), to_host(next), to_host(diagnostic), to_host(prep_adv)};
+  return test::copy_states<H>(s, "icondiff::test::result::");
 }
 
 /// Counts the owned points of `local` whose values differ (bitwise) from `global` at their global
@@ -122,89 +93,28 @@ void expect_owned_identical(const State<H>& local, const State<H>& global, const
       local, global);
 }
 
-/// The initial state: JW06 with noise on vn and w as the prognostic state (the next time level
-/// a copy of it, as after a previous step), exner_pr from the reference exner, theta_v and rho
-/// on half levels as level means; everything else 0.
-States initial_state(const HostStaticInputs& host, const DycoreInputs<H>& inputs) {
-  JablonowskiWilliamsonConfig jw;
-  jw.vn_noise_amplitude = 1.0;
-  jw.w_noise_amplitude = 0.02;
-  jw.noise_seed = 11;
-  const InitialState jws =
-      jablonowski_williamson_state(host.grid, host.metrics.z_ifc, host.metrics.z_mc, jw);
-  const FieldSizes sizes = inputs.sizes();
-  States s;
-  s.current = allocate_state<SolveNhPrognosticState, H>(sizes, "icondiff::test::current::");
-  s.diagnostic = allocate_state<SolveNhDiagnosticState, H>(sizes, "icondiff::test::diag::");
-  s.prep_adv = allocate_state<SolveNhPrepAdvection, H>(sizes, "icondiff::test::prep_adv::");
-  const std::size_t nc = sizes.cells, ne = sizes.edges;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(nlev); ++k) {
-    for (std::size_t e = 0; e < ne; ++e) s.current.vn(e, k) = jws.vn[e + ne * k];
-    for (std::size_t c = 0; c < nc; ++c) {
-      s.current.theta_v(c, k) = jws.theta_v[c + nc * k];
-      s.current.exner(c, k) = jws.exner[c + nc * k];
-      s.current.rho(c, k) = jws.rho[c + nc * k];
-      s.diagnostic.perturbed_exner_at_cells_on_model_levels(c, k) =
-          s.current.exner(c, k) -
-          static_cast<double>(inputs.metric.reference_exner_at_cells_on_model_levels(c, k));
-    }
-  }
-  for (std::size_t k = 0; k <= static_cast<std::size_t>(nlev); ++k)
-    for (std::size_t c = 0; c < nc; ++c) {
-      s.current.w(c, k) = jws.w[c + nc * k];
-      const std::size_t above = k == 0 ? 0 : k - 1, below = k == nlev ? k - 1 : k;
-      s.diagnostic.theta_v_at_cells_on_half_levels(c, k) =
-          0.5 * (s.current.theta_v(c, above) + s.current.theta_v(c, below));
-      s.diagnostic.rho_at_cells_on_half_levels(c, k) =
-          0.5 * (s.current.rho(c, above) + s.current.rho(c, below));
-    }
-  s.next = copy_state<H>(s.current, "icondiff::test::next::");
-  return s;
-}
-
 void decomposed_equals_single_rank(const test::GridCase& gc) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   SCOPED_TRACE("rank " + std::to_string(rank) + " of " + std::to_string(size));
   // The whole grid's statics and initial state, on every rank.
-  StaticsSetupConfig setup;
-  setup.vertical.num_levels = nlev;
-  setup.metrics.topography = TopographyConfig::gaussian_hill(3000.0, 300e3, 8.0, 46.5);
-  const StaticFieldSelection selection = StaticFieldSelection::all();
-  const HostStaticInputs host = compute_static_inputs(gc.grid, setup, selection);
-  const auto statics = make_static_fields<H>(host);
-  const DycoreInputs<H> global_inputs =
-      make_dycore_inputs<H>(host, statics, DeviceGrid<H>(host.grid));
-  const std::vector<double>& vct_a = host.metrics.vertical.vct_a;
-  const States global_initial = initial_state(host, global_inputs);
+  const test::SolveNhCase c = test::make_solve_nh_case(gc.grid, nlev);
+  const DycoreInputs<H>& global_inputs = c.inputs;
+  const std::vector<double>& vct_a = c.vct_a;
+  const Grid& global_grid = c.host.grid;
   const FieldSizes global_sizes = global_inputs.sizes();
-  // In a limited-area run the boundary tendencies come from the parent; here small constants.
-  States initial = global_initial;
-  if (host.grid.limited_area) {
-    initial.diagnostic.grf_tend_rho =
-        Kokkos::View<wp**, FieldLayout, H>("grf_tend_rho", global_sizes.cells, global_sizes.nlev);
-    initial.diagnostic.grf_tend_thv =
-        Kokkos::View<wp**, FieldLayout, H>("grf_tend_thv", global_sizes.cells, global_sizes.nlev);
-    initial.diagnostic.grf_tend_w =
-        Kokkos::View<wp**, FieldLayout, H>("grf_tend_w", global_sizes.cells, global_sizes.nlev + 1);
-    initial.diagnostic.grf_tend_vn =
-        Kokkos::View<wp**, FieldLayout, H>("grf_tend_vn", global_sizes.edges, global_sizes.nlev);
-    Kokkos::deep_copy(initial.diagnostic.grf_tend_rho, 1e-7);
-    Kokkos::deep_copy(initial.diagnostic.grf_tend_thv, 1e-5);
-    Kokkos::deep_copy(initial.diagnostic.grf_tend_w, 1e-6);
-    Kokkos::deep_copy(initial.diagnostic.grf_tend_vn, 1e-5);
-  }
+  const States& initial = c.initial;
 
   // This rank's part of them.
-  const Grid local = make_local_grid(host.grid, partition_cells(host.grid, size), rank, size);
+  const Grid local = make_local_grid(global_grid, partition_cells(global_grid, size), rank, size);
   const std::string scope = "icondiff::test::local::";
   const DycoreInputs<M> local_inputs = restrict_dycore_inputs<M>(global_inputs, local, scope);
   const States local_initial{restrict_to_local(initial.current, local, global_sizes, scope),
                              restrict_to_local(initial.next, local, global_sizes, scope),
                              restrict_to_local(initial.diagnostic, local, global_sizes, scope),
                              restrict_to_local(initial.prep_adv, local, global_sizes, scope)};
-  const DycoreInputs<M> whole = restrict_dycore_inputs<M>(global_inputs, host.grid, scope);
+  const DycoreInputs<M> whole = restrict_dycore_inputs<M>(global_inputs, global_grid, scope);
 
   double cfl_one = 0, cfl_mine = 0;
   const States one = run(whole, vct_a, initial, nullptr, &cfl_one);

@@ -1,14 +1,14 @@
-// A solve_nh granule case on a whole grid, as test_mpi_solve_nh builds it: the global factories'
-// static fields with every granule selected and a gaussian hill, and a Jablonowski-Williamson
-// state with noise (exner_pr from the reference exner, theta_v and rho on half levels as level
-// means, everything else 0; on a limited-area grid small constant boundary tendencies), plus the
-// substep arguments and time-level swaps of ICON's integrate_nh. Used by the savepoint tests.
+// A solve_nh granule case on a whole grid: the global factories' static fields with every granule
+// selected and a gaussian hill, and a Jablonowski-Williamson state with noise
+// (testcases/solve_nh_initial_state.hpp; on a limited-area grid small constant boundary
+// tendencies), plus the substep arguments and time-level swaps of ICON's integrate_nh. Used by
+// the decomposition and savepoint tests.
 #pragma once
 
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/setup/static_fields_setup.hpp>
-#include <icondiff/testcases/jablonowski_williamson.hpp>
+#include <icondiff/testcases/solve_nh_initial_state.hpp>
 
 #include <string>
 #include <utility>
@@ -58,42 +58,16 @@ inline SolveNhCase make_solve_nh_case(const Grid& grid, int nlev) {
   jw.vn_noise_amplitude = 1.0;
   jw.w_noise_amplitude = 0.02;
   jw.noise_seed = 11;
-  const InitialState jws =
-      jablonowski_williamson_state(c.host.grid, c.host.metrics.z_ifc, c.host.metrics.z_mc, jw);
-  const FieldSizes sizes = c.inputs.sizes();
+  SolveNhHostStates states = jablonowski_williamson_solve_nh_states(
+      c.host.grid, c.host.metrics.z_ifc, c.host.metrics.z_mc, c.inputs, jw);
   SolveNhStates<H>& s = c.initial;
-  s.current = allocate_state<SolveNhPrognosticState, H>(sizes, "icondiff::test::current::");
-  s.diagnostic = allocate_state<SolveNhDiagnosticState, H>(sizes, "icondiff::test::diag::");
-  s.prep_adv = allocate_state<SolveNhPrepAdvection, H>(sizes, "icondiff::test::prep_adv::");
-  const std::size_t nc = sizes.cells, ne = sizes.edges, k_end = sizes.nlev;
-  for (std::size_t k = 0; k < k_end; ++k) {
-    for (std::size_t e = 0; e < ne; ++e) s.current.vn(e, k) = jws.vn[e + ne * k];
-    for (std::size_t i = 0; i < nc; ++i) {
-      s.current.theta_v(i, k) = jws.theta_v[i + nc * k];
-      s.current.exner(i, k) = jws.exner[i + nc * k];
-      s.current.rho(i, k) = jws.rho[i + nc * k];
-      s.diagnostic.perturbed_exner_at_cells_on_model_levels(i, k) =
-          s.current.exner(i, k) -
-          static_cast<double>(c.inputs.metric.reference_exner_at_cells_on_model_levels(i, k));
-    }
-  }
-  for (std::size_t k = 0; k <= k_end; ++k)
-    for (std::size_t i = 0; i < nc; ++i) {
-      s.current.w(i, k) = jws.w[i + nc * k];
-      const std::size_t above = k == 0 ? 0 : k - 1, below = k == k_end ? k - 1 : k;
-      s.diagnostic.theta_v_at_cells_on_half_levels(i, k) =
-          0.5 * (s.current.theta_v(i, above) + s.current.theta_v(i, below));
-      s.diagnostic.rho_at_cells_on_half_levels(i, k) =
-          0.5 * (s.current.rho(i, above) + s.current.rho(i, below));
-    }
-  s.next = copy_state<H>(s.current, "icondiff::test::next::");
+  s.current = states.current;
+  s.next = states.next;
+  s.diagnostic = states.diagnostic;
+  s.prep_adv = states.prep_adv;
   // In a limited-area run the boundary tendencies come from the parent; here small constants.
   if (grid.limited_area) {
     auto& d = s.diagnostic;
-    d.grf_tend_rho = Kokkos::View<wp**, FieldLayout, H>("grf_tend_rho", nc, k_end);
-    d.grf_tend_thv = Kokkos::View<wp**, FieldLayout, H>("grf_tend_thv", nc, k_end);
-    d.grf_tend_w = Kokkos::View<wp**, FieldLayout, H>("grf_tend_w", nc, k_end + 1);
-    d.grf_tend_vn = Kokkos::View<wp**, FieldLayout, H>("grf_tend_vn", ne, k_end);
     Kokkos::deep_copy(d.grf_tend_rho, 1e-7);
     Kokkos::deep_copy(d.grf_tend_thv, 1e-5);
     Kokkos::deep_copy(d.grf_tend_w, 1e-6);
