@@ -4,6 +4,7 @@
 // in the same slots, the same switches and the same four halo exchanges.
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/execution_spaces.hpp>
+#include <icondiff/core/fill_by_name.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/core/view_copy.hpp>
 #include <icondiff/dycore/solve_nonhydro.hpp>
@@ -163,6 +164,101 @@ SolveNonhydro<ExecSpace>::rayleigh_damping_factor(const ExecSpace& space, const 
   return rayleigh_damping_factor_;
 }
 
+// ---- One call's sources, filled into each program's arguments by name --------------------------
+// Most arguments of the programs carry the names of the states' fields; the rest are named here
+// once: the two time levels as current_<field> / next_<field>, what velocity advection calls vn,
+// w and the advective tendencies (the time level and the predictor or corrector slot of its
+// step), and the substep's scalars. Each program's argument list (dycore_states.hpp) is filled
+// from these by name (core/fill_by_name.hpp): a name held by no source or by two does not compile.
+
+namespace solve_nh_fill {
+ICONDIFF_DEFINE_FILL_BY_NAME(diagnostics_from_normal_wind,
+                             ICONDIFF_DIAGNOSTICS_FROM_NORMAL_WIND_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_predictor_vertical_momentum,
+                             ICONDIFF_ADVECTION_IN_PREDICTOR_VERTICAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_corrector_vertical_momentum,
+                             ICONDIFF_ADVECTION_IN_CORRECTOR_VERTICAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(advection_in_horizontal_momentum,
+                             ICONDIFF_ADVECTION_IN_HORIZONTAL_MOMENTUM_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(perturbed_quantities, ICONDIFF_PERTURBED_QUANTITIES_FIELDS)
+ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad, ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(horizontal_velocity_quantities,
+                             ICONDIFF_HORIZONTAL_VELOCITY_QUANTITIES_FIELDS)
+#define ICONDIFF_SOLVE_NH_SOLVER_PREDICTOR_ARGUMENTS(X) \
+  ICONDIFF_SOLVER_PREDICTOR_FIELDS(X) ICONDIFF_SOLVER_SCALARS(X)
+ICONDIFF_DEFINE_FILL_BY_NAME(solver_predictor, ICONDIFF_SOLVE_NH_SOLVER_PREDICTOR_ARGUMENTS)
+#undef ICONDIFF_SOLVE_NH_SOLVER_PREDICTOR_ARGUMENTS
+ICONDIFF_DEFINE_FILL_BY_NAME(solver_corrector, ICONDIFF_SOLVER_CORRECTOR_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(interpolation_and_nonhydro_buoy,
+                             ICONDIFF_INTERPOLATION_AND_NONHYDRO_BUOY_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(divergence_damping, ICONDIFF_DIVDAMP_UPDATE_VN_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(averaged_vn_and_fluxes, ICONDIFF_AVERAGED_VN_AND_FLUXES_ARGUMENTS)
+ICONDIFF_DEFINE_FILL_BY_NAME(exner_from_rhotheta, ICONDIFF_EXNER_FROM_RHOTHETA_FIELDS)
+}  // namespace solve_nh_fill
+
+namespace {
+
+#define ICONDIFF_TIME_LEVEL_MEMBERS(name, type, location, neighbours, levels, ...)                 \
+  FieldView<type, field_rank(Neighbours::neighbours, Levels::levels), MemorySpace> current_##name, \
+      next_##name;
+#define ICONDIFF_TIME_LEVEL_ASSIGN(name, ...) \
+  current_##name = now.name;                  \
+  next_##name = next.name;
+
+/// The two time levels under the programs' names: current_w, ..., next_exner.
+template <class MemorySpace>
+struct TimeLevels {
+  ICONDIFF_SOLVE_NH_PROGNOSTIC_FIELDS(ICONDIFF_TIME_LEVEL_MEMBERS)
+  TimeLevels(const SolveNhPrognosticState<MemorySpace>& now,
+             const SolveNhPrognosticState<MemorySpace>& next) {
+    ICONDIFF_SOLVE_NH_PROGNOSTIC_FIELDS(ICONDIFF_TIME_LEVEL_ASSIGN)
+  }
+};
+#undef ICONDIFF_TIME_LEVEL_MEMBERS
+#undef ICONDIFF_TIME_LEVEL_ASSIGN
+
+/// What one velocity-advection step calls vn, w and its advective tendencies: the time level it
+/// advects (now in the predictor, new in the corrector) and the tendency slot it writes.
+template <class MemorySpace>
+struct VelocityAdvectionFields {
+  FieldView<wp, 2, MemorySpace> vn, w;
+  FieldView<vp, 2, MemorySpace> normal_wind_advective_tendency, vertical_wind_advective_tendency;
+};
+
+/// The substep's scalars and profiles under the programs' names (ICON4Py's run_predictor_step /
+/// run_corrector_step derive them), and the tracer fields the averaged vn calls otherwise.
+template <class MemorySpace>
+struct SubstepScalars {
+  double dtime = 0;
+  bool is_iau_active = false;
+  double iau_wgt_dyn = 0;
+  bool at_first_substep = false, at_last_substep = false;
+  bool lprep_adv = false, prepare_advection = false;
+  double r_nsubsteps = 0, ndyn_substeps_var = 0;
+  LevelProfile<MemorySpace> rayleigh_damping_factor, interpolated_fourth_order_divdamp_factor;
+  double second_order_divdamp_factor = 0, second_order_divdamp_scaling_coeff = 0;
+  bool apply_2nd_order_divergence_damping = false, apply_4th_order_divergence_damping = false;
+  vp cfl_w_limit = 0;
+  double scalfac_exdiff = 0;
+  bool skip_compute_predictor_vertical_advection = false;
+  bool apply_extra_diffusion_on_vn = true;  // VelocityAdvection: always
+  FieldView<wp, 2, MemorySpace> substep_and_spatially_averaged_vn, substep_averaged_mass_flux;
+};
+
+}  // namespace
+
+template <class ExecSpace>
+struct SolveNonhydro<ExecSpace>::Call {
+  using M = typename ExecSpace::memory_space;
+  SolveNhDiagnosticState<M>& diagnostic;  ///< the caller's (max_vertical_cfl is written back)
+  SolveNhDiagnosticState<M> fields;       ///< the same, absent optional fields as zeros
+  const SolveNhPrognosticState<M>& current;
+  const SolveNhPrognosticState<M>& next;
+  TimeLevels<M> levels;
+  const SolveNhPrepAdvection<M>& prep_adv;
+  SubstepScalars<M> scalars;
+};
+
 template <class ExecSpace>
 void SolveNonhydro<ExecSpace>::time_step(const ExecSpace& space,
                                          SolveNhDiagnosticState<memory_space>& diagnostic,
@@ -172,15 +268,53 @@ void SolveNonhydro<ExecSpace>::time_step(const ExecSpace& space,
                                          const SolveNhStep& step) {
   compat::ScopedRegion region(solve_nh_regions::solve_nh);
   check_call(diagnostic, current, next, prep_adv, step);
-  run_predictor_step(space, diagnostic, current, next, step);
-  run_corrector_step(space, diagnostic, current, next, prep_adv, step);
+  const DycoreConfig& config = dycore_.config();
+
+  SubstepScalars<memory_space> s;
+  s.dtime = step.dtime;
+  s.is_iau_active = step.is_iau_active;
+  s.iau_wgt_dyn = step.iau_wgt_dyn;
+  s.at_first_substep = step.at_first_substep;
+  s.at_last_substep = step.at_last_substep;
+  s.lprep_adv = s.prepare_advection = step.lprep_adv;
+  s.r_nsubsteps = 1.0 / step.ndyn_substeps_var;
+  s.ndyn_substeps_var = static_cast<double>(step.ndyn_substeps_var);
+  s.rayleigh_damping_factor = rayleigh_damping_factor(space, step.dtime);
+  s.interpolated_fourth_order_divdamp_factor = interpolated_fourth_order_divdamp_factor_;
+  s.second_order_divdamp_factor = step.second_order_divdamp_factor;
+  // delta_x**2 approximated by the mean cell area.
+  s.second_order_divdamp_scaling_coeff =
+      step.second_order_divdamp_factor * dycore_.inputs().mean_cell_area;
+  const DivergenceDampingSwitches switches = divergence_damping_switches(
+      config, s.second_order_divdamp_factor, s.second_order_divdamp_scaling_coeff);
+  s.apply_2nd_order_divergence_damping = switches.second_order;
+  s.apply_4th_order_divergence_damping = switches.fourth_order;
+  const VelocityAdvectionScaleFactors scale = velocity_advection_scale_factors(step.dtime);
+  s.cfl_w_limit = scale.cfl_w_limit;
+  s.scalfac_exdiff = scale.scalfac_exdiff;
+  // ICON's lvn_only: with itime_scheme 4 the corrector of the previous step computed the
+  // vertical advection; only the model's very first substep recomputes it.
+  s.skip_compute_predictor_vertical_advection =
+      config.itime_scheme == 4 && !(step.at_initial_timestep && step.at_first_substep);
+  s.substep_and_spatially_averaged_vn = prep_adv.vn_traj;
+  s.substep_averaged_mass_flux = prep_adv.mass_flx_me;
+
+  SolveNhDiagnosticState<memory_space> fields = diagnostic;
+  fields.rho_iau_increment = or_zeros(diagnostic.rho_iau_increment, "rho_iau_increment");
+  fields.normal_wind_iau_increment =
+      or_zeros(diagnostic.normal_wind_iau_increment, "normal_wind_iau_increment");
+  fields.exner_iau_increment = or_zeros(diagnostic.exner_iau_increment, "exner_iau_increment");
+  fields.grf_tend_vn = or_zeros(diagnostic.grf_tend_vn, "grf_tend_vn");
+  Call call{diagnostic, fields, current, next, TimeLevels<memory_space>(current, next),
+            prep_adv,   s};
+
+  run_predictor_step(space, call);
+  run_corrector_step(space, call);
 
   compat::ScopedRegion vimpl(solve_nh_regions::vimpl);
   if (dycore_.inputs().grid.limited_area) {
     ExnerFromRhothetaArguments<memory_space> a;
-    a.rho = next.rho;
-    a.theta_v = next.theta_v;
-    a.exner = next.exner;
+    solve_nh_fill::exner_from_rhotheta(a, next);
     dycore_.compute_exner_from_rhotheta(space, a);
   }
   ThetaAndExnerInHaloArguments<memory_space> halo;
@@ -194,134 +328,52 @@ void SolveNonhydro<ExecSpace>::time_step(const ExecSpace& space,
 }
 
 template <class ExecSpace>
-void SolveNonhydro<ExecSpace>::run_predictor_step(
-    const ExecSpace& space, SolveNhDiagnosticState<memory_space>& diagnostic,
-    const SolveNhPrognosticState<memory_space>& current,
-    const SolveNhPrognosticState<memory_space>& next, const SolveNhStep& step) {
+void SolveNonhydro<ExecSpace>::run_predictor_step(const ExecSpace& space, Call& call) {
   using M = memory_space;
   const auto& z = locals_;
+  const auto& d = call.fields;
+  const auto& next = call.next;
   const bool limited_area = dycore_.inputs().grid.limited_area;
 
-  if (step.at_first_substep) {
-    // ICON's lvn_only: with itime_scheme 4 the corrector of the previous step computed the
-    // vertical advection; only the model's very first substep recomputes it.
+  if (call.scalars.at_first_substep) {
     compat::ScopedRegion veltend(solve_nh_regions::veltend);
-    const bool skip =
-        dycore_.config().itime_scheme == 4 && !(step.at_initial_timestep && step.at_first_substep);
-    const VelocityAdvectionScaleFactors scale = velocity_advection_scale_factors(step.dtime);
-
-    DiagnosticsFromNormalWindArguments<M> d;
-    d.tangential_wind = diagnostic.tangential_wind;
-    d.tangential_wind_on_half_levels = z.tangential_wind_on_half_levels;
-    d.vn_on_half_levels = diagnostic.vn_on_half_levels;
-    d.horizontal_kinetic_energy_at_edges_on_model_levels =
-        z.horizontal_kinetic_energy_at_edges_on_model_levels;
-    d.contravariant_correction_at_edges_on_model_levels =
-        z.contravariant_correction_at_edges_on_model_levels;
-    d.horizontal_advection_of_w_at_edges_on_half_levels =
-        z.horizontal_advection_of_w_at_edges_on_half_levels;
-    d.vn = current.vn;
-    d.w = current.w;
-    d.skip_compute_predictor_vertical_advection = skip;
-    dycore_.compute_diagnostics_from_normal_wind(space, d);
-
-    AdvectionInPredictorVerticalMomentumArguments<M> v;
-    v.contravariant_correction_at_cells_on_half_levels =
-        diagnostic.contravariant_correction_at_cells_on_half_levels;
-    v.vertical_wind_advective_tendency = diagnostic.predictor_vertical_wind_advective_tendency;
-    v.contravariant_corrected_w_at_cells_on_model_levels =
-        z.contravariant_corrected_w_at_cells_on_model_levels;
-    v.vertical_cfl = z.vertical_cfl;
-    v.w = current.w;
-    v.horizontal_advection_of_w_at_edges_on_half_levels =
-        z.horizontal_advection_of_w_at_edges_on_half_levels;
-    v.contravariant_correction_at_edges_on_model_levels =
-        z.contravariant_correction_at_edges_on_model_levels;
-    v.cfl_w_limit = scale.cfl_w_limit;
-    v.scalfac_exdiff = scale.scalfac_exdiff;
-    v.dtime = step.dtime;
-    v.skip_compute_predictor_vertical_advection = skip;
-    dycore_.compute_advection_in_predictor_vertical_momentum(space, v);
-    diagnostic.max_vertical_cfl =
-        dycore_.max_vertical_cfl(space, z.vertical_cfl, diagnostic.max_vertical_cfl);
-
-    AdvectionInHorizontalMomentumArguments<M> h;
-    h.normal_wind_advective_tendency = diagnostic.predictor_normal_wind_advective_tendency;
-    h.vn = current.vn;
-    h.horizontal_kinetic_energy_at_edges_on_model_levels =
-        z.horizontal_kinetic_energy_at_edges_on_model_levels;
-    h.tangential_wind = diagnostic.tangential_wind;
-    h.contravariant_corrected_w_at_cells_on_model_levels =
-        z.contravariant_corrected_w_at_cells_on_model_levels;
-    h.vn_on_half_levels = diagnostic.vn_on_half_levels;
-    h.cfl_w_limit = scale.cfl_w_limit;
-    h.scalfac_exdiff = scale.scalfac_exdiff;
-    h.dtime = step.dtime;
-    h.apply_extra_diffusion_on_vn = true;  // VelocityAdvection: always
-    dycore_.compute_advection_in_horizontal_momentum(space, h);
+    const VelocityAdvectionFields<M> now{call.current.vn, call.current.w,
+                                         d.predictor_normal_wind_advective_tendency,
+                                         d.predictor_vertical_wind_advective_tendency};
+    DiagnosticsFromNormalWindArguments<M> diagnostics;
+    solve_nh_fill::diagnostics_from_normal_wind(diagnostics, d, z, now, call.scalars);
+    dycore_.compute_diagnostics_from_normal_wind(space, diagnostics);
+    AdvectionInPredictorVerticalMomentumArguments<M> vertical;
+    solve_nh_fill::advection_in_predictor_vertical_momentum(vertical, d, z, now, call.scalars);
+    dycore_.compute_advection_in_predictor_vertical_momentum(space, vertical);
+    call.diagnostic.max_vertical_cfl =
+        dycore_.max_vertical_cfl(space, z.vertical_cfl, call.diagnostic.max_vertical_cfl);
+    AdvectionInHorizontalMomentumArguments<M> horizontal;
+    solve_nh_fill::advection_in_horizontal_momentum(horizontal, d, z, now, call.scalars);
+    dycore_.compute_advection_in_horizontal_momentum(space, horizontal);
   }
 
   {
     compat::ScopedRegion cellcomp(solve_nh_regions::cellcomp);
-    PerturbedQuantitiesArguments<M> p;
-    p.temporal_extrapolation_of_perturbed_exner = z.temporal_extrapolation_of_perturbed_exner;
-    p.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
-        z.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
-    p.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
-        z.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
-    p.perturbed_exner_at_cells_on_model_levels =
-        diagnostic.perturbed_exner_at_cells_on_model_levels;
-    p.exner_at_cells_on_half_levels = z.exner_at_cells_on_half_levels;
-    p.perturbed_rho_at_cells_on_model_levels = z.perturbed_rho_at_cells_on_model_levels;
-    p.perturbed_theta_v_at_cells_on_model_levels = z.perturbed_theta_v_at_cells_on_model_levels;
-    p.rho_at_cells_on_half_levels = diagnostic.rho_at_cells_on_half_levels;
-    p.perturbed_theta_v_at_cells_on_half_levels = z.perturbed_theta_v_at_cells_on_half_levels;
-    p.theta_v_at_cells_on_half_levels = diagnostic.theta_v_at_cells_on_half_levels;
-    p.current_rho = current.rho;
-    p.current_theta_v = current.theta_v;
-    p.nonhydro_buoy_at_cells_on_half_levels = z.nonhydro_buoy_at_cells_on_half_levels;
-    p.current_exner = current.exner;
-    dycore_.compute_perturbed_quantities_and_interpolation(space, p);
+    PerturbedQuantitiesArguments<M> perturbed;
+    solve_nh_fill::perturbed_quantities(perturbed, d, z, call.levels);
+    dycore_.compute_perturbed_quantities_and_interpolation(space, perturbed);
   }
 
   {
     compat::ScopedRegion edgecomp(solve_nh_regions::edgecomp);
-    HydrostaticCorrectionArguments<M> hc;
-    hc.theta_v = current.theta_v;
-    hc.theta_v_ic = diagnostic.theta_v_at_cells_on_half_levels;
-    hc.z_hydro_corr = z.hydrostatic_correction;
-    dycore_.compute_hydrostatic_correction_term(space, hc);
+    HydrostaticCorrectionArguments<M> hydrostatic;
+    hydrostatic.theta_v = call.current.theta_v;
+    hydrostatic.theta_v_ic = d.theta_v_at_cells_on_half_levels;
+    hydrostatic.z_hydro_corr = z.hydrostatic_correction;
+    dycore_.compute_hydrostatic_correction_term(space, hydrostatic);
     const int nlev = dycore_.inputs().nlev;
     dycore_.runner().on(space).points_levels(
         copy_lowest_level_label, IndexRange{0, dycore_.inputs().grid.num_edges}, nlev - 1, nlev,
         CopyLowestLevel<M>{z.hydrostatic_correction, z.hydrostatic_correction_on_lowest_level});
-
-    RhoThetaPgradArguments<M> r;
-    r.rho_at_edges_on_model_levels = z.rho_at_edges_on_model_levels;
-    r.theta_v_at_edges_on_model_levels = z.theta_v_at_edges_on_model_levels;
-    r.horizontal_pressure_gradient = z.horizontal_pressure_gradient;
-    r.next_vn = next.vn;
-    r.current_vn = current.vn;
-    r.tangential_wind = diagnostic.tangential_wind;
-    r.perturbed_rho_at_cells_on_model_levels = z.perturbed_rho_at_cells_on_model_levels;
-    r.perturbed_theta_v_at_cells_on_model_levels = z.perturbed_theta_v_at_cells_on_model_levels;
-    r.temporal_extrapolation_of_perturbed_exner = z.temporal_extrapolation_of_perturbed_exner;
-    r.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
-        z.ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
-    r.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels =
-        z.d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels;
-    r.hydrostatic_correction_on_lowest_level = z.hydrostatic_correction_on_lowest_level;
-    r.predictor_normal_wind_advective_tendency =
-        diagnostic.predictor_normal_wind_advective_tendency;
-    r.normal_wind_tendency_due_to_slow_physics_process =
-        diagnostic.normal_wind_tendency_due_to_slow_physics_process;
-    r.normal_wind_iau_increment =
-        or_zeros(diagnostic.normal_wind_iau_increment, "normal_wind_iau_increment");
-    r.grf_tend_vn = or_zeros(diagnostic.grf_tend_vn, "grf_tend_vn");
-    r.is_iau_active = step.is_iau_active;
-    r.iau_wgt_dyn = step.iau_wgt_dyn;
-    r.dtime = step.dtime;
-    dycore_.compute_rho_theta_pgrad_and_update_vn(space, r);
+    RhoThetaPgradArguments<M> pgrad;
+    solve_nh_fill::rho_theta_pgrad(pgrad, d, z, call.levels, call.scalars);
+    dycore_.compute_rho_theta_pgrad_and_update_vn(space, pgrad);
   }
 
   exchange(space, Location::Edge,
@@ -329,81 +381,39 @@ void SolveNonhydro<ExecSpace>::run_predictor_step(
 
   {
     compat::ScopedRegion edgecomp(solve_nh_regions::edgecomp);
-    HorizontalVelocityQuantitiesArguments<M> q;
-    q.spatially_averaged_vn = z.spatially_averaged_vn;
-    q.horizontal_gradient_of_normal_wind_divergence =
-        z.horizontal_gradient_of_normal_wind_divergence;
-    q.tangential_wind = diagnostic.tangential_wind;
-    q.mass_flux_at_edges_on_model_levels = diagnostic.mass_flux_at_edges_on_model_levels;
-    q.theta_v_flux_at_edges_on_model_levels = z.theta_v_flux_at_edges_on_model_levels;
-    q.tangential_wind_on_half_levels = z.tangential_wind_on_half_levels;
-    q.vn_on_half_levels = diagnostic.vn_on_half_levels;
-    q.horizontal_kinetic_energy_at_edges_on_model_levels =
-        z.horizontal_kinetic_energy_at_edges_on_model_levels;
-    q.contravariant_correction_at_edges_on_model_levels =
-        z.contravariant_correction_at_edges_on_model_levels;
-    q.vn = next.vn;
-    q.rho_at_edges_on_model_levels = z.rho_at_edges_on_model_levels;
-    q.theta_v_at_edges_on_model_levels = z.theta_v_at_edges_on_model_levels;
-    dycore_.compute_horizontal_velocity_quantities_and_fluxes(space, q);
+    // Velocity advection's vn here is the new time level's (the predictor's vn).
+    const VelocityAdvectionFields<M> predicted{next.vn, next.w, {}, {}};
+    HorizontalVelocityQuantitiesArguments<M> quantities;
+    solve_nh_fill::horizontal_velocity_quantities(quantities, d, z, predicted);
+    dycore_.compute_horizontal_velocity_quantities_and_fluxes(space, quantities);
   }
 
   {
     compat::ScopedRegion vimpl(solve_nh_regions::vimpl);
-    SolverPredictorArguments<M> s;
-    s.contravariant_correction_at_cells_on_half_levels =
-        diagnostic.contravariant_correction_at_cells_on_half_levels;
-    s.next_w = next.w;
-    s.next_rho = next.rho;
-    s.next_exner = next.exner;
-    s.next_theta_v = next.theta_v;
-    s.dwdz_at_cells_on_model_levels = z.dwdz_at_cells_on_model_levels;
-    s.exner_dynamical_increment = diagnostic.exner_dynamical_increment;
-    s.contravariant_correction_at_edges_on_model_levels =
-        z.contravariant_correction_at_edges_on_model_levels;
-    s.mass_flux_at_edges_on_model_levels = diagnostic.mass_flux_at_edges_on_model_levels;
-    s.theta_v_flux_at_edges_on_model_levels = z.theta_v_flux_at_edges_on_model_levels;
-    s.predictor_vertical_wind_advective_tendency =
-        diagnostic.predictor_vertical_wind_advective_tendency;
-    s.nonhydro_buoy_at_cells_on_half_levels = z.nonhydro_buoy_at_cells_on_half_levels;
-    s.rho_at_cells_on_half_levels = diagnostic.rho_at_cells_on_half_levels;
-    s.current_exner = current.exner;
-    s.current_rho = current.rho;
-    s.current_theta_v = current.theta_v;
-    s.current_w = current.w;
-    s.theta_v_at_cells_on_half_levels = diagnostic.theta_v_at_cells_on_half_levels;
-    s.perturbed_exner_at_cells_on_model_levels =
-        diagnostic.perturbed_exner_at_cells_on_model_levels;
-    s.exner_tendency_due_to_slow_physics = diagnostic.exner_tendency_due_to_slow_physics;
-    s.rho_iau_increment = or_zeros(diagnostic.rho_iau_increment, "rho_iau_increment");
-    s.exner_iau_increment = or_zeros(diagnostic.exner_iau_increment, "exner_iau_increment");
-    s.rayleigh_damping_factor = rayleigh_damping_factor(space, step.dtime);
-    s.at_first_substep = step.at_first_substep;
-    s.dtime = step.dtime;
-    s.is_iau_active = step.is_iau_active;
-    s.iau_wgt_dyn = step.iau_wgt_dyn;
-    dycore_.vertically_implicit_solver_at_predictor_step(space, s);
+    SolverPredictorArguments<M> solver;
+    solve_nh_fill::solver_predictor(solver, d, z, call.levels, call.scalars);
+    dycore_.vertically_implicit_solver_at_predictor_step(space, solver);
 
     if (limited_area) {
-      Stencils6162Arguments<M> b;
-      b.rho_now = current.rho;
-      b.grf_tend_rho = diagnostic.grf_tend_rho;
-      b.theta_v_now = current.theta_v;
-      b.grf_tend_thv = diagnostic.grf_tend_thv;
-      b.w_now = current.w;
-      b.grf_tend_w = diagnostic.grf_tend_w;
-      b.rho_new = next.rho;
-      b.exner_new = next.exner;
-      b.w_new = next.w;
-      b.dtime = step.dtime;
-      dycore_.stencils_61_62(space, b);
+      Stencils6162Arguments<M> boundary;
+      boundary.rho_now = call.current.rho;
+      boundary.grf_tend_rho = d.grf_tend_rho;
+      boundary.theta_v_now = call.current.theta_v;
+      boundary.grf_tend_thv = d.grf_tend_thv;
+      boundary.w_now = call.current.w;
+      boundary.grf_tend_w = d.grf_tend_w;
+      boundary.rho_new = next.rho;
+      boundary.exner_new = next.exner;
+      boundary.w_new = next.w;
+      boundary.dtime = call.scalars.dtime;
+      dycore_.stencils_61_62(space, boundary);
     }
     if (limited_area && dycore_.config().divdamp_type != DivergenceDampingType::TwoDimensional) {
-      DwdzForDivergenceDampingArguments<M> w;
-      w.w = next.w;
-      w.w_concorr_c = diagnostic.contravariant_correction_at_cells_on_half_levels;
-      w.z_dwdz_dd = z.dwdz_at_cells_on_model_levels;
-      dycore_.compute_dwdz_for_divergence_damping(space, w);
+      DwdzForDivergenceDampingArguments<M> dwdz;
+      dwdz.w = next.w;
+      dwdz.w_concorr_c = d.contravariant_correction_at_cells_on_half_levels;
+      dwdz.z_dwdz_dd = z.dwdz_at_cells_on_model_levels;
+      dycore_.compute_dwdz_for_divergence_damping(space, dwdz);
     }
   }
 
@@ -416,182 +426,74 @@ void SolveNonhydro<ExecSpace>::run_predictor_step(
 }
 
 template <class ExecSpace>
-void SolveNonhydro<ExecSpace>::run_corrector_step(
-    const ExecSpace& space, SolveNhDiagnosticState<memory_space>& diagnostic,
-    const SolveNhPrognosticState<memory_space>& current,
-    const SolveNhPrognosticState<memory_space>& next,
-    const SolveNhPrepAdvection<memory_space>& prep_adv, const SolveNhStep& step) {
+void SolveNonhydro<ExecSpace>::run_corrector_step(const ExecSpace& space, Call& call) {
   using M = memory_space;
   const auto& z = locals_;
-  const double r_nsubsteps = 1.0 / step.ndyn_substeps_var;
-  // delta_x**2 approximated by the mean cell area.
-  const double second_order_divdamp_scaling_coeff =
-      step.second_order_divdamp_factor * dycore_.inputs().mean_cell_area;
+  const auto& d = call.fields;
+  const auto& next = call.next;
+  const auto& prep_adv = call.prep_adv;
 
   {
     compat::ScopedRegion veltend(solve_nh_regions::veltend);
-    const VelocityAdvectionScaleFactors scale = velocity_advection_scale_factors(step.dtime);
-    AdvectionInCorrectorVerticalMomentumArguments<M> v;
-    v.vertical_wind_advective_tendency = diagnostic.corrector_vertical_wind_advective_tendency;
-    v.contravariant_corrected_w_at_cells_on_model_levels =
-        z.contravariant_corrected_w_at_cells_on_model_levels;
-    v.vertical_cfl = z.vertical_cfl;
-    v.w = next.w;
-    v.tangential_wind_on_half_levels = z.tangential_wind_on_half_levels;
-    v.vn_on_half_levels = diagnostic.vn_on_half_levels;
-    v.contravariant_correction_at_cells_on_half_levels =
-        diagnostic.contravariant_correction_at_cells_on_half_levels;
-    v.cfl_w_limit = scale.cfl_w_limit;
-    v.scalfac_exdiff = scale.scalfac_exdiff;
-    v.dtime = step.dtime;
-    dycore_.compute_advection_in_corrector_vertical_momentum(space, v);
-    diagnostic.max_vertical_cfl =
-        dycore_.max_vertical_cfl(space, z.vertical_cfl, diagnostic.max_vertical_cfl);
-
-    AdvectionInHorizontalMomentumArguments<M> h;
-    h.normal_wind_advective_tendency = diagnostic.corrector_normal_wind_advective_tendency;
-    h.vn = next.vn;
-    h.horizontal_kinetic_energy_at_edges_on_model_levels =
-        z.horizontal_kinetic_energy_at_edges_on_model_levels;
-    h.tangential_wind = diagnostic.tangential_wind;
-    h.contravariant_corrected_w_at_cells_on_model_levels =
-        z.contravariant_corrected_w_at_cells_on_model_levels;
-    h.vn_on_half_levels = diagnostic.vn_on_half_levels;
-    h.cfl_w_limit = scale.cfl_w_limit;
-    h.scalfac_exdiff = scale.scalfac_exdiff;
-    h.dtime = step.dtime;
-    h.apply_extra_diffusion_on_vn = true;
-    dycore_.compute_advection_in_horizontal_momentum(space, h);
+    const VelocityAdvectionFields<M> advected{next.vn, next.w,
+                                              d.corrector_normal_wind_advective_tendency,
+                                              d.corrector_vertical_wind_advective_tendency};
+    AdvectionInCorrectorVerticalMomentumArguments<M> vertical;
+    solve_nh_fill::advection_in_corrector_vertical_momentum(vertical, d, z, advected, call.scalars);
+    dycore_.compute_advection_in_corrector_vertical_momentum(space, vertical);
+    call.diagnostic.max_vertical_cfl =
+        dycore_.max_vertical_cfl(space, z.vertical_cfl, call.diagnostic.max_vertical_cfl);
+    AdvectionInHorizontalMomentumArguments<M> horizontal;
+    solve_nh_fill::advection_in_horizontal_momentum(horizontal, d, z, advected, call.scalars);
+    dycore_.compute_advection_in_horizontal_momentum(space, horizontal);
   }
 
   {
     compat::ScopedRegion cellcomp(solve_nh_regions::cellcomp);
-    InterpolationAndNonhydroBuoyArguments<M> b;
-    b.rho_at_cells_on_half_levels = diagnostic.rho_at_cells_on_half_levels;
-    b.perturbed_theta_v_at_cells_on_half_levels = z.perturbed_theta_v_at_cells_on_half_levels;
-    b.theta_v_at_cells_on_half_levels = diagnostic.theta_v_at_cells_on_half_levels;
-    b.nonhydro_buoy_at_cells_on_half_levels = z.nonhydro_buoy_at_cells_on_half_levels;
-    b.w = next.w;
-    b.contravariant_correction_at_cells_on_half_levels =
-        diagnostic.contravariant_correction_at_cells_on_half_levels;
-    b.current_rho = current.rho;
-    b.next_rho = next.rho;
-    b.current_theta_v = current.theta_v;
-    b.next_theta_v = next.theta_v;
-    b.perturbed_exner_at_cells_on_model_levels =
-        diagnostic.perturbed_exner_at_cells_on_model_levels;
-    b.dtime = step.dtime;
-    dycore_.compute_interpolation_and_nonhydro_buoy(space, b);
+    const VelocityAdvectionFields<M> advected{{}, next.w, {}, {}};
+    InterpolationAndNonhydroBuoyArguments<M> buoy;
+    solve_nh_fill::interpolation_and_nonhydro_buoy(buoy, d, z, call.levels, advected, call.scalars);
+    dycore_.compute_interpolation_and_nonhydro_buoy(space, buoy);
   }
 
   {
     compat::ScopedRegion vnupd(solve_nh_regions::vnupd);
-    const DivergenceDampingSwitches switches = divergence_damping_switches(
-        dycore_.config(), step.second_order_divdamp_factor, second_order_divdamp_scaling_coeff);
-    DivergenceDampingArguments<M> d;
-    d.horizontal_gradient_of_normal_wind_divergence =
-        z.horizontal_gradient_of_normal_wind_divergence;
-    d.next_vn = next.vn;
-    d.current_vn = current.vn;
-    d.dwdz_at_cells_on_model_levels = z.dwdz_at_cells_on_model_levels;
-    d.predictor_normal_wind_advective_tendency =
-        diagnostic.predictor_normal_wind_advective_tendency;
-    d.corrector_normal_wind_advective_tendency =
-        diagnostic.corrector_normal_wind_advective_tendency;
-    d.normal_wind_tendency_due_to_slow_physics_process =
-        diagnostic.normal_wind_tendency_due_to_slow_physics_process;
-    d.normal_wind_iau_increment =
-        or_zeros(diagnostic.normal_wind_iau_increment, "normal_wind_iau_increment");
-    d.theta_v_at_edges_on_model_levels = z.theta_v_at_edges_on_model_levels;
-    d.horizontal_pressure_gradient = z.horizontal_pressure_gradient;
-    d.interpolated_fourth_order_divdamp_factor = interpolated_fourth_order_divdamp_factor_;
-    d.second_order_divdamp_factor = step.second_order_divdamp_factor;
-    d.second_order_divdamp_scaling_coeff = second_order_divdamp_scaling_coeff;
-    d.apply_2nd_order_divergence_damping = switches.second_order;
-    d.apply_4th_order_divergence_damping = switches.fourth_order;
-    d.dtime = step.dtime;
-    d.is_iau_active = step.is_iau_active;
-    d.iau_wgt_dyn = step.iau_wgt_dyn;
-    dycore_.apply_divergence_damping_and_update_vn(space, d);
+    DivergenceDampingArguments<M> divdamp;
+    solve_nh_fill::divergence_damping(divdamp, d, z, call.levels, call.scalars);
+    dycore_.apply_divergence_damping_and_update_vn(space, divdamp);
   }
 
   exchange(space, Location::Edge, {halo_field(next.vn)});
 
   {
     compat::ScopedRegion edgecomp(solve_nh_regions::edgecomp);
-    AveragedVnAndFluxesArguments<M> a;
-    a.spatially_averaged_vn = z.spatially_averaged_vn;
-    a.mass_flux_at_edges_on_model_levels = diagnostic.mass_flux_at_edges_on_model_levels;
-    a.theta_v_flux_at_edges_on_model_levels = z.theta_v_flux_at_edges_on_model_levels;
-    a.substep_and_spatially_averaged_vn = prep_adv.vn_traj;
-    a.substep_averaged_mass_flux = prep_adv.mass_flx_me;
-    a.vn = next.vn;
-    a.rho_at_edges_on_model_levels = z.rho_at_edges_on_model_levels;
-    a.theta_v_at_edges_on_model_levels = z.theta_v_at_edges_on_model_levels;
-    a.prepare_advection = step.lprep_adv;
-    a.at_first_substep = step.at_first_substep;
-    a.r_nsubsteps = r_nsubsteps;
-    dycore_.compute_averaged_vn_and_fluxes(space, a);
+    const VelocityAdvectionFields<M> corrected{next.vn, {}, {}, {}};
+    AveragedVnAndFluxesArguments<M> averaged;
+    solve_nh_fill::averaged_vn_and_fluxes(averaged, d, z, corrected, call.scalars);
+    dycore_.compute_averaged_vn_and_fluxes(space, averaged);
   }
 
   {
     compat::ScopedRegion vimpl(solve_nh_regions::vimpl);
-    SolverCorrectorArguments<M> s;
-    s.next_w = next.w;
-    s.next_rho = next.rho;
-    s.next_exner = next.exner;
-    s.next_theta_v = next.theta_v;
-    s.dynamical_vertical_mass_flux_at_cells_on_half_levels =
-        prep_adv.dynamical_vertical_mass_flux_at_cells_on_half_levels;
-    s.dynamical_vertical_volumetric_flux_at_cells_on_half_levels =
-        prep_adv.dynamical_vertical_volumetric_flux_at_cells_on_half_levels;
-    s.exner_dynamical_increment = diagnostic.exner_dynamical_increment;
-    s.mass_flux_at_edges_on_model_levels = diagnostic.mass_flux_at_edges_on_model_levels;
-    s.theta_v_flux_at_edges_on_model_levels = z.theta_v_flux_at_edges_on_model_levels;
-    s.predictor_vertical_wind_advective_tendency =
-        diagnostic.predictor_vertical_wind_advective_tendency;
-    s.corrector_vertical_wind_advective_tendency =
-        diagnostic.corrector_vertical_wind_advective_tendency;
-    s.nonhydro_buoy_at_cells_on_half_levels = z.nonhydro_buoy_at_cells_on_half_levels;
-    s.rho_at_cells_on_half_levels = diagnostic.rho_at_cells_on_half_levels;
-    s.contravariant_correction_at_cells_on_half_levels =
-        diagnostic.contravariant_correction_at_cells_on_half_levels;
-    s.current_exner = current.exner;
-    s.current_rho = current.rho;
-    s.current_theta_v = current.theta_v;
-    s.current_w = current.w;
-    s.theta_v_at_cells_on_half_levels = diagnostic.theta_v_at_cells_on_half_levels;
-    s.perturbed_exner_at_cells_on_model_levels =
-        diagnostic.perturbed_exner_at_cells_on_model_levels;
-    s.exner_tendency_due_to_slow_physics = diagnostic.exner_tendency_due_to_slow_physics;
-    s.rho_iau_increment = or_zeros(diagnostic.rho_iau_increment, "rho_iau_increment");
-    s.exner_iau_increment = or_zeros(diagnostic.exner_iau_increment, "exner_iau_increment");
-    s.is_iau_active = step.is_iau_active;
-    s.iau_wgt_dyn = step.iau_wgt_dyn;
-    s.rayleigh_damping_factor = rayleigh_damping_factor(space, step.dtime);
-    s.lprep_adv = step.lprep_adv;
-    s.r_nsubsteps = r_nsubsteps;
-    s.ndyn_substeps_var = static_cast<double>(step.ndyn_substeps_var);
-    s.dtime = step.dtime;
-    s.at_first_substep = step.at_first_substep;
-    s.at_last_substep = step.at_last_substep;
-    dycore_.vertically_implicit_solver_at_corrector_step(space, s);
+    SolverCorrectorArguments<M> solver;
+    solve_nh_fill::solver_corrector(solver, d, z, call.levels, prep_adv, call.scalars);
+    dycore_.vertically_implicit_solver_at_corrector_step(space, solver);
 
     // The tracer fluxes on the lateral boundary (limited area).
-    if (dycore_.inputs().grid.limited_area && step.lprep_adv) {
-      if (step.at_first_substep) {
+    if (dycore_.inputs().grid.limited_area && call.scalars.lprep_adv) {
+      if (call.scalars.at_first_substep) {
         InitCellKdimFieldArguments<M> zero;
         zero.field_with_zero_wp = prep_adv.dynamical_vertical_mass_flux_at_cells_on_half_levels;
         dycore_.init_cell_kdim_field_with_zero_wp(space, zero);
       }
-      MassFluxWeightedArguments<M> m;
-      m.rho_ic = diagnostic.rho_at_cells_on_half_levels;
-      m.w_now = current.w;
-      m.w_new = next.w;
-      m.w_concorr_c = diagnostic.contravariant_correction_at_cells_on_half_levels;
-      m.mass_flx_ic = prep_adv.dynamical_vertical_mass_flux_at_cells_on_half_levels;
-      m.r_nsubsteps = r_nsubsteps;
-      dycore_.update_mass_flux_weighted(space, m);
+      MassFluxWeightedArguments<M> mass_flux;
+      mass_flux.rho_ic = d.rho_at_cells_on_half_levels;
+      mass_flux.w_now = call.current.w;
+      mass_flux.w_new = next.w;
+      mass_flux.w_concorr_c = d.contravariant_correction_at_cells_on_half_levels;
+      mass_flux.mass_flx_ic = prep_adv.dynamical_vertical_mass_flux_at_cells_on_half_levels;
+      mass_flux.r_nsubsteps = call.scalars.r_nsubsteps;
+      dycore_.update_mass_flux_weighted(space, mass_flux);
     }
   }
 

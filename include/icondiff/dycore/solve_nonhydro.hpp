@@ -110,15 +110,11 @@ class SolveNonhydro {
   /// z_raylfac for `dtime`, recomputed when dtime changes (ICON4Py's _get_rayleigh_damping_factor).
   const LevelProfile<memory_space>& rayleigh_damping_factor(const ExecSpace& space, double dtime);
 
-  void run_predictor_step(const ExecSpace& space, SolveNhDiagnosticState<memory_space>& diagnostic,
-                          const SolveNhPrognosticState<memory_space>& current,
-                          const SolveNhPrognosticState<memory_space>& next,
-                          const SolveNhStep& step);
-  void run_corrector_step(const ExecSpace& space, SolveNhDiagnosticState<memory_space>& diagnostic,
-                          const SolveNhPrognosticState<memory_space>& current,
-                          const SolveNhPrognosticState<memory_space>& next,
-                          const SolveNhPrepAdvection<memory_space>& prep_adv,
-                          const SolveNhStep& step);
+  /// One call's fields and scalars under the names the programs give them (the sources their
+  /// arguments are filled from by name; src/dycore/solve_nonhydro.cpp).
+  struct Call;
+  void run_predictor_step(const ExecSpace& space, Call& call);
+  void run_corrector_step(const ExecSpace& space, Call& call);
 
   Dycore<ExecSpace> dycore_;
   std::shared_ptr<HaloExchange<ExecSpace>> exchange_;
