@@ -333,9 +333,9 @@ std::map<std::string, const HostField<double>*> reference_fields(
     const reference::SolveNhDiagnosticState& d, const reference::SolveNhPrepAdvection& p,
     const reference::SolveNhLocals& z, int nlev, HostField<double>& lowest) {
   std::map<std::string, const HostField<double>*> r;
-  for (const auto& [group, state] :
-       {std::pair<std::string, const reference::SolveNhPrognosticState*>{"current", &now},
-        {"next", &next}}) {
+  using Level = std::pair<std::string, const reference::SolveNhPrognosticState*>;
+  const Level levels[] = {{"current", &now}, {"next", &next}};
+  for (const auto& [group, state] : levels) {
     r[group + ".w"] = &state->w;
     r[group + ".vn"] = &state->vn;
     r[group + ".theta_v"] = &state->theta_v;
