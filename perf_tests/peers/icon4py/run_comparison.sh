@@ -16,7 +16,10 @@
 #                           point programs, stencils_61_62, its horizontal velocity and cell
 #                           programs and compute_rayleigh_damping_factor) bit for bit; 20 levels
 #                           with --quick, 65 otherwise
-#   5. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
+#   5. compare_solve_nh.py  the solve_nh granule (SolveNonhydro::time_step) against ICON4Py's
+#                           SolveNonhydro.time_step over several steps of substeps, bit for bit;
+#                           --quick: R19B04 x 10 levels, one case
+#   6. race.py              speed (only with --race), and compare_dycore.py --race (the dycore
 #                           programs, same grids, threads and backends)
 # and exits non-zero if any comparison failed. Tables (markdown, JSON) and logs go to --out.
 #
@@ -80,12 +83,14 @@ python=("$venv/bin/python")
 export GT4PY_BUILD_CACHE_DIR=${GT4PY_BUILD_CACHE_DIR:-$venv/gt4py-cache}
 stencils_script=$here/compare_stencils.py
 dycore_script=$here/compare_dycore.py
+solve_nh_script=$here/compare_solve_nh.py
 if [ -z "$build" ]; then
   build=$root/build-icon4py
   eval "$("$root/scripts/bootstrap.sh")"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_PERF_TESTS=ON >&2
   targets=(icondiff_cli)
   { [ -f "$stencils_script" ] || [ -f "$dycore_script" ]; } && targets+=(icondiff_stencil_runner)
+  [ -f "$solve_nh_script" ] && targets+=(icondiff_solve_nh_runner)
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2
 fi
 icondiff=$build/bin/icondiff
@@ -155,6 +160,12 @@ if [ -f "$dycore_script" ]; then
   [ "$quick" = 1 ] && quick_arg=(--quick)
   step dycore "${python[@]}" "$dycore_script" --build-dir "$build" "${quick_arg[@]}" \
     --markdown "$out/dycore.md" --json "$out/dycore.json"
+fi
+if [ -f "$solve_nh_script" ]; then
+  quick_arg=()
+  [ "$quick" = 1 ] && quick_arg=(--quick)
+  step solve-nh "${python[@]}" "$solve_nh_script" --build-dir "$build" "${quick_arg[@]}" \
+    --markdown "$out/solve-nh.md" --json "$out/solve-nh.json"
 fi
 if [ "$race" = 1 ]; then
   backends=gtfn_cpu,dace_cpu
