@@ -5,6 +5,8 @@
 // the decomposition and savepoint tests.
 #pragma once
 
+#include "support/test_grids.hpp"
+
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/setup/static_fields_setup.hpp>
@@ -48,6 +50,7 @@ inline SolveNhCase make_solve_nh_case(const Grid& grid, int nlev) {
   SolveNhCase c;
   StaticsSetupConfig setup;
   setup.vertical.num_levels = nlev;
+  setup.interpolation = interpolation_config_for(grid);  // a generated cut-out's narrower rim
   setup.metrics.topography = TopographyConfig::gaussian_hill(3000.0, 300e3, 8.0, 46.5);
   c.host = compute_static_inputs(grid, setup, StaticFieldSelection::all());
   const auto statics = make_static_fields<H>(c.host);
