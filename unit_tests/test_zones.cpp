@@ -77,9 +77,25 @@ TEST(Zones, NestOverlapValuesOfAParentGridBecomeTheirAbsoluteValue) {
   const Zones z = compute_zones(Location::Cell, {-1, -1, -2, -4, -5, 0});
   EXPECT_EQ(z.range(Zone::LateralBoundary1), R(0, 2));
   EXPECT_EQ(z.range(Zone::LateralBoundary2), R(2, 3));
-  EXPECT_EQ(z.range(Zone::LateralBoundary4), R(0, 0));
+  EXPECT_EQ(z.range(Zone::LateralBoundary4), R(3, 3));  // empty, after the rows before it
   EXPECT_EQ(z.range(Zone::Nudging), R(4, 5));
   EXPECT_EQ(z.range(Zone::Interior), R(5, 6));
+}
+
+TEST(Zones, AnEmptyRowSitsAfterTheRowsBeforeIt) {
+  // A rank of a decomposed limited-area grid whose owned cells reach from the boundary to row 4
+  // but hold no nudging cell: NUDGING is empty at the end of row 4, not at 0, so that a program
+  // on [NUDGING, LOCAL) does not run over the boundary rows (it did: the decomposed solve_nh
+  // granule on a small generated cut-out went NaN on 3 and 4 ranks).
+  const Zones z = compute_zones(Location::Cell, {1, 1, 2, 3, 4, 0, 0, 4}, {0, 0, 0, 0, 0, 0, 0, 1});
+  EXPECT_EQ(z.range(Zone::LateralBoundary4), R(4, 5));
+  EXPECT_EQ(z.range(Zone::Nudging), R(5, 5));
+  EXPECT_EQ(z.range(Zone::Interior), R(5, 7));
+  EXPECT_EQ(z.range(Zone::Halo), R(7, 8));
+  // A rank (or grid) without boundary rows keeps them all empty at 0.
+  const Zones inner = compute_zones(Location::Cell, {0, 0, 0}, {0, 0, 1});
+  for (const Zone zone : {Zone::LateralBoundary1, Zone::LateralBoundary4, Zone::Nudging})
+    EXPECT_EQ(inner.range(zone), R(0, 0)) << to_string(zone);
 }
 
 TEST(Zones, ExtremeRefinementValuesAreBeyondEveryRow) {

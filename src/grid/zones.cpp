@@ -163,7 +163,10 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
         ++count;
       }
     }
-    IndexRange r{0, 0};
+    // A row this grid (or this rank) lacks is empty where it would be: after the rows before it,
+    // so that a range starting or ending at it (e.g. [NUDGING, LOCAL) on a rank whose boundary
+    // rows hold no nudging cells) covers what it would with the row present.
+    IndexRange r{ordered_end, ordered_end};
     if (hi >= 0) {
       r = {lo, hi + 1};
       if (r.size() != count) {

@@ -67,6 +67,10 @@ struct HorizontalAdvectionOfWAtEdges {
   HorizontalAdvectionOfW<MemorySpace> advection;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_t e, const index_t k) const {
+    // The kernel runs over all edges; on a decomposed grid a few edges of the outermost halo
+    // (and limited-area halo edges kept with their boundary row) lack a vertex. No cell of the
+    // program's domain sums them: they are skipped, not read outside w_at_vertices.
+    if (advection.e2v(e, 0) == missing_index || advection.e2v(e, 1) == missing_index) return;
     horizontal_advection_of_w_at_edges_on_half_levels(e, k) =
         advection.at(e, k, vn_on_half_levels(e, k), tangential_wind_on_half_levels(e, k));
   }
