@@ -50,6 +50,8 @@ from pathlib import Path
 #  * setup runs the geometry factories and hands their fields to the granule (the one place where
 #    geometry meets diffusion).
 #  * testcases (Jablonowski-Williamson) build initial states for the granule from a grid.
+#  * timeloop runs the granules in ICON's time loop (solve_nh substeps, then the diffusion); it
+#    sees the granules and their states, never a file or a factory.
 #  * io reads and writes everything below; cli and capi are the drivers on top.
 CORE_LAYERS = {"core", "profiling"}
 ALLOWED: dict[str, set[str] | None] = {
@@ -65,8 +67,9 @@ ALLOWED: dict[str, set[str] | None] = {
     "setup": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
               "dycore"},
     "testcases": {"core", "grid", "geometry", "statics", "diffusion", "dycore"},
+    "timeloop": {"core", "profiling", "grid", "comm", "stencils", "statics", "diffusion", "dycore"},
     "io": {"core", "profiling", "grid", "geometry", "comm", "stencils", "statics", "diffusion",
-           "dycore", "setup", "testcases"},
+           "dycore", "setup", "testcases", "timeloop"},
     "cli": None,
     "capi": None,
 }
