@@ -176,10 +176,12 @@ TEST(GridReader, ParentOfTheLimitedAreaGridUsesIcon4pyNestConversion) {
   EXPECT_EQ(g.num_edges, 1714);
   EXPECT_EQ(g.num_vertices, 604);
   // Nest-overlap rows -1..-7 become rows 1..7; -4 is "unordered" in a parent grid, so row 4 is
-  // empty (ICON4Py's convert_to_non_nested_refinement_values).
+  // empty (ICON4Py's convert_to_non_nested_refinement_values), where it would be: after row 3.
   EXPECT_TRUE(g.limited_area);
   EXPECT_EQ(g.range(Location::Cell, Zone::LateralBoundary1), (IndexRange{0, 184}));
-  EXPECT_EQ(g.range(Location::Cell, Zone::LateralBoundary4), (IndexRange{0, 0}));
+  const index_t row3_end = g.end(Location::Cell, Zone::LateralBoundary3);
+  EXPECT_EQ(row3_end, 501);
+  EXPECT_EQ(g.range(Location::Cell, Zone::LateralBoundary4), (IndexRange{row3_end, row3_end}));
   EXPECT_EQ(g.range(Location::Cell, Zone::Nudging), (IndexRange{637, 756}));
   EXPECT_EQ(g.start(Location::Cell, Zone::Interior), 756);
   EXPECT_EQ(g.start(Location::Edge, Zone::Interior), 1154);
