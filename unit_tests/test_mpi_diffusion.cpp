@@ -5,6 +5,7 @@
 // single-rank run on the whole grid (computed on each rank) exactly. Global and limited-area
 // grids (the real files, else generated ones), both strategies, the initial and regular calls,
 // with and without the final exchanges (X5/X6).
+#include "support/boundary_partitions.hpp"
 #include "support/test_grids.hpp"
 
 #include <icondiff/comm/decomposition.hpp>
@@ -91,7 +92,8 @@ void expect_owned_identical(const State<H>& local, const State<H>& global, const
       local, global);
 }
 
-void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConfig& config) {
+void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConfig& config,
+                                   std::vector<int> owner = {}) {
   SCOPED_TRACE("iforcing " + std::to_string(static_cast<int>(config.iforcing)));
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -113,7 +115,8 @@ void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConf
                                                            global_sizes, "icondiff::test::")};
 
   // This rank's part of them.
-  const Grid local = make_local_grid(host.grid, partition_cells(host.grid, size), rank, size);
+  if (owner.empty()) owner = partition_cells(host.grid, size);  // METIS
+  const Grid local = make_local_grid(host.grid, owner, rank, size);
   const std::string scope = "icondiff::test::local::";
   const DiffusionInputs<M> local_inputs = restrict_diffusion_inputs<M>(global_inputs, local, scope);
   const States local_initial{
@@ -148,6 +151,19 @@ TEST(MpiDiffusion, DecomposedEqualsSingleRank) {
     config.iforcing = ForcingType::NoForcing;  // X5, X6 every step
     config.shear_type = TurbulenceShearForcingType::VerticalHorizontalOfHorizontalWind;
     decomposed_equals_single_rank(gc, config);
+  }
+}
+
+// Issue 29, item 4: partitions giving a rank only the boundary rows, or nothing of the boundary
+// of a limited-area grid (refused before: an empty zone sat at index 0).
+TEST(MpiDiffusion, BoundaryRowPartitionsOfALimitedAreaGridEqualSingleRank) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const test::GridCase gc = test::global_and_lam_grids().back();
+  ASSERT_TRUE(gc.grid.limited_area) << gc.name;
+  for (const auto& partition : test::boundary_partitions(gc.grid, size)) {
+    SCOPED_TRACE(partition.name);
+    EXPECT_NO_THROW(decomposed_equals_single_rank(gc, mch_ch_r04b09_config(), partition.owner));
   }
 }
 
