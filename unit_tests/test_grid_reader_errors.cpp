@@ -5,6 +5,7 @@
 #include "support/tiny_grids.hpp"
 
 #include <icondiff/io/grid_file.hpp>
+#include <icondiff/io/grid_source.hpp>
 
 #include <gtest/gtest.h>
 #include <netcdf.h>
@@ -318,7 +319,7 @@ TEST(GridReaderErrors, GeometryThatContradictsItself) {
   edits.edit_values.clear();
   edits.edit_values["clat"] = [](std::vector<double>& v) { v[2] += 0.2 * (v[2] > 0 ? -1 : 1); };
   edits.edit_values["clon"] = [](std::vector<double>& v) { v[2] += 1.2; };
-  expect_error(damaged("moved_centre", edits), "clon", 2, "outside the triangle");
+  expect_error(damaged("moved_centre", edits), "clon/clat", 2, "outside the triangle");
   edits.edit_values.clear();
   edits.edit_values["cell_area"] = [](std::vector<double>& v) { v[7] *= 1.05; };
   expect_error(damaged("area", edits), "cell_area", 7, "more than 1 % apart");
@@ -343,6 +344,270 @@ TEST(GridReaderErrors, RealLimitedAreaFileWithSwappedEdgeCells) {
     v[0 * edges + 3000] = v[0 * edges + 3500];
   };
   expect_error(damaged("real_e2c", edits, source), "adjacent_cell_of_edge", 3000, "lists cell");
+}
+
+// ---- Issue 30 (hostile probe): files that were accepted and gave absurd results or whose
+// damage had no effect; each is refused at read time naming the grid variable and the point.
+
+/// `damaged` with one attribute (global when `variable` is empty) set afterwards.
+std::string with_attribute(const std::string& name, const std::string& variable,
+                           const std::string& attribute, const double* number, const char* text) {
+  const std::string path = damaged(name, {});
+  int ncid = 0, varid = NC_GLOBAL;
+  EXPECT_EQ(nc_open(path.c_str(), NC_WRITE, &ncid), NC_NOERR);
+  if (!variable.empty()) {
+    EXPECT_EQ(nc_inq_varid(ncid, variable.c_str(), &varid), NC_NOERR);
+  }
+  EXPECT_EQ(nc_redef(ncid), NC_NOERR);
+  if (number) {
+    EXPECT_EQ(nc_put_att_double(ncid, varid, attribute.c_str(), NC_DOUBLE, 1, number), NC_NOERR);
+  } else {
+    EXPECT_EQ(nc_put_att_text(ncid, varid, attribute.c_str(), std::strlen(text), text), NC_NOERR);
+  }
+  EXPECT_EQ(nc_close(ncid), NC_NOERR);
+  return path;
+}
+
+// A variable defined but never written reads as its fill value (9.97e36 for a double): it
+// passed every check and gave max|vn| = 2.6e188.
+TEST(GridReaderErrors, FillValuesRefused) {
+  test::NetcdfEdits edits;
+  edits.edit_values["edge_length"] = [](std::vector<double>& v) {
+    for (double& x : v) x = NC_FILL_DOUBLE;
+  };
+  expect_error(damaged("fill_edge_length", edits), "edge_length", 0,
+               "netCDF default fill value: it was never written there");
+  {  // the variable really defined and never written (netCDF pre-fills it)
+    test::NetcdfEdits drop;
+    drop.drop_variables = {"dual_edge_length"};
+    const std::string path = damaged("never_written", drop);
+    int ncid = 0, edge_dim = 0, varid = 0;
+    ASSERT_EQ(nc_open(path.c_str(), NC_WRITE, &ncid), NC_NOERR);
+    ASSERT_EQ(nc_redef(ncid), NC_NOERR);
+    ASSERT_EQ(nc_inq_dimid(ncid, "edge", &edge_dim), NC_NOERR);
+    ASSERT_EQ(nc_def_var(ncid, "dual_edge_length", NC_DOUBLE, 1, &edge_dim, &varid), NC_NOERR);
+    ASSERT_EQ(nc_close(ncid), NC_NOERR);
+    expect_error(path, "dual_edge_length", 0, "holds 9.969209968386869e+36");
+  }
+  edits.edit_values.clear();
+  edits.edit_values["edge_cell_distance"] = [](std::vector<double>& v) {
+    v[12 + 5] = NC_FILL_DOUBLE;
+  };
+  expect_error(damaged("fill_distance", edits), "edge_cell_distance", 5, "slot 1 holds");
+  edits.edit_values.clear();
+  edits.edit_values["edge_vertices"] = [](std::vector<double>& v) { v[12 + 4] = NC_FILL_INT; };
+  expect_error(damaged("fill_e2v", edits), "edge_vertices", 4, "never written");
+  edits.edit_values.clear();
+  edits.edit_values["refin_e_ctrl"] = [](std::vector<double>& v) { v[3] = NC_FILL_INT; };
+  expect_error(damaged("fill_refin", edits), "refin_e_ctrl", 3, "never written");
+  // An explicit _FillValue attribute counts too.
+  const double fill = 1.5;
+  edits.edit_values.clear();
+  const std::string base = with_attribute("fill_attribute", "clat", "_FillValue", &fill, nullptr);
+  edits.edit_values["clat"] = [](std::vector<double>& v) { v[6] = 1.5; };
+  expect_error(damaged("fill_attribute_used", edits, base), "clat", 6, "the variable's _FillValue");
+  EXPECT_NO_THROW(read_icon_grid(base));  // the attribute alone, no value equal to it: fine
+}
+
+// One edge length x 1e-9 gave 8.2e48; all x 1000 failed later as a vertical-grid error.
+TEST(GridReaderErrors, EdgeLengthAgainstItsVertices) {
+  test::NetcdfEdits edits;
+  edits.edit_values["edge_length"] = [](std::vector<double>& v) { v[5] *= 1e-9; };
+  expect_error(damaged("edge_length_tiny", edits), "edge_length", 5,
+               "apart on the sphere of radius");
+  edits.edit_values["edge_length"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 1000;
+  };
+  expect_error(damaged("edge_length_x1000", edits), "edge_length", 0, "more than 0.1 % apart");
+}
+
+TEST(GridReaderErrors, DualLengthAndDistancesAgainstThePoints) {
+  test::NetcdfEdits edits;
+  edits.edit_values["dual_edge_length"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 1e-6;
+  };
+  expect_error(damaged("dual_length_small", edits), "dual_edge_length", 0,
+               "but the centres of its cells");
+  edits.edit_values.clear();
+  edits.edit_values["edge_cell_distance"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 100;
+  };
+  expect_error(damaged("cell_distance_x100", edits), "edge_cell_distance", 0,
+               "from the centre of cell");
+  edits.edit_values.clear();
+  edits.edit_values["edge_vert_distance"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 100;
+  };
+  expect_error(damaged("vert_distance_x100", edits), "edge_vert_distance", 0, "from vertex");
+}
+
+TEST(GridReaderErrors, AreasScaled) {
+  test::NetcdfEdits edits;
+  edits.edit_values["dual_area"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 1000;
+  };
+  expect_error(damaged("dual_area_x1000", edits), "dual_area", 0,
+               "the polygon of the centres of its cells");
+  edits.edit_values.clear();
+  edits.edit_values["cell_area_p"] = [](std::vector<double>& v) {
+    for (double& x : v) x *= 1000;
+  };
+  expect_error(damaged("cell_area_p_x1000", edits), "cell_area_p", 0, "but cell_area holds");
+  // 0.5 % more everywhere passes each cell's 1 % but not the sphere's area.
+  edits.edit_values.clear();
+  for (const char* name : {"cell_area", "cell_area_p"})
+    edits.edit_values[name] = [](std::vector<double>& v) {
+      for (double& x : v) x *= 1.005;
+    };
+  expect_error(damaged("cell_area_sum", edits), "cell_area", -1,
+               "but a global grid covers the sphere");
+}
+
+TEST(GridReaderErrors, SwappedOrNegatedOrientation) {
+  test::NetcdfEdits edits;
+  edits.edit_values["edge_vertices"] = [](std::vector<double>& v) { std::swap(v[4], v[12 + 4]); };
+  expect_error(damaged("e2v_swapped", edits), "edge_vertices/edge_system_orientation", 4,
+               "vertices are swapped or its edge_system_orientation is negated");
+  edits.edit_values.clear();
+  edits.edit_values["edge_system_orientation"] = [](std::vector<double>& v) { v[7] *= -1; };
+  expect_error(damaged("orientation_negated", edits), "edge_vertices/edge_system_orientation", 7,
+               "edge_system_orientation is");
+  edits.edit_values.clear();
+  edits.edit_values["adjacent_cell_of_edge"] = [](std::vector<double>& v) {
+    std::swap(v[2], v[12 + 2]);
+  };
+  expect_error(damaged("e2c_swapped", edits), "adjacent_cell_of_edge", 2, "cells swapped?");
+  edits.edit_values.clear();
+  edits.edit_values["edge_orientation"] = [](std::vector<double>& v) { v[0 * 6 + 1] *= -1; };
+  expect_error(damaged("edge_orientation_flipped", edits), "edge_orientation", 1, "circulates");
+}
+
+TEST(GridReaderErrors, AttributesThatAreNotNumbers) {
+  expect_error(with_attribute("radius_text", "", "semi_major_axis", nullptr, "6371229"), "", -1,
+               "the global attribute semi_major_axis is text ('6371229'), expected a number");
+  expect_error(with_attribute("root_text", "", "grid_root", nullptr, "abc"), "", -1,
+               "the global attribute grid_root is text ('abc'), expected a number");
+}
+
+// The centre check named clon also when clat alone was wrong.
+TEST(GridReaderErrors, CentreOutsideItsTriangleNamesBothCoordinates) {
+  test::NetcdfEdits edits;
+  edits.edit_values["clat"] = [](std::vector<double>& v) { v[3] = -v[3]; };
+  expect_error(damaged("clat_only", edits), "clon/clat", 3, "outside the triangle");
+}
+
+/// Two copies of the octahedron in one grid: every edge has two cells, yet vertices - edges +
+/// cells = 4, not the sphere's 2.
+Grid two_octahedra() {
+  const Grid one = test::make_octahedron_grid();
+  Grid g = one;
+  g.num_cells *= 2;
+  g.num_edges *= 2;
+  g.num_vertices *= 2;
+  const auto twice_table = [](const HostTable<index_t>& t, index_t offset) {
+    HostTable<index_t> out(2 * t.rows(), t.cols());
+    for (std::size_t r = 0; r < t.rows(); ++r)
+      for (std::size_t c = 0; c < t.cols(); ++c) {
+        out(r, c) = t(r, c);
+        out(r + t.rows(), c) = t(r, c) == missing_index ? missing_index : t(r, c) + offset;
+      }
+    return out;
+  };
+  const auto twice_reals = [](const HostTable<double>& t) {
+    HostTable<double> out(2 * t.rows(), t.cols());
+    for (std::size_t r = 0; r < t.rows(); ++r)
+      for (std::size_t c = 0; c < t.cols(); ++c) out(r, c) = out(r + t.rows(), c) = t(r, c);
+    return out;
+  };
+  const auto twice = [](std::vector<double> v) {
+    const std::size_t n = v.size();
+    for (std::size_t i = 0; i < n; ++i) v.push_back(v[i]);
+    return v;
+  };
+  g.c2e = twice_table(one.c2e, one.num_edges);
+  g.c2v = twice_table(one.c2v, one.num_vertices);
+  g.c2e2c = twice_table(one.c2e2c, one.num_cells);
+  g.e2c = twice_table(one.e2c, one.num_cells);
+  g.e2v = twice_table(one.e2v, one.num_vertices);
+  g.v2e = twice_table(one.v2e, one.num_edges);
+  g.v2c = twice_table(one.v2c, one.num_cells);
+  for (auto* v :
+       {&g.cell_lon, &g.cell_lat, &g.edge_lon, &g.edge_lat, &g.vertex_lon, &g.vertex_lat,
+        &g.cell_area, &g.dual_area, &g.edge_length, &g.dual_edge_length, &g.primal_normal_east,
+        &g.primal_normal_north, &g.dual_normal_east, &g.dual_normal_north, &g.tangent_orientation})
+    *v = twice(*v);
+  g.edge_cell_distance = twice_reals(one.edge_cell_distance);
+  g.edge_vertex_distance = twice_reals(one.edge_vertex_distance);
+  g.cell_edge_orientation = twice_reals(one.cell_edge_orientation);
+  g.vertex_edge_orientation = twice_reals(one.vertex_edge_orientation);
+  for (Location l : all_locations) g.refin_ctrl[static_cast<int>(l)].assign(g.size(l), 0);
+  return g;
+}
+
+TEST(GridReaderErrors, ClosedGridThatIsNotTheSphere) {
+  const std::string path = test::scratch_file("two_octahedra.nc");
+  write_icon_grid(two_octahedra(), path);
+  expect_error(path, "", -1, "vertices - edges + cells = 12 - 24 + 16 = 4, expected 2");
+}
+
+/// A generated limited-area cut-out written as a grid file, and its first boundary edge.
+const std::string& lam_file() {
+  static const std::string path = [] {
+    const std::string p = test::scratch_file("good_lam.nc");
+    write_icon_grid(load_grid_source("generate:R2B2/cap:8,46.5,30"), p);
+    return p;
+  }();
+  return path;
+}
+
+index_t first_boundary_edge(const Grid& g) {
+  for (index_t e = 0; e < g.num_edges; ++e)
+    if (g.e2c(e, 1) == missing_index) return e;
+  return -1;
+}
+
+// All refin_ctrl zero made a LAM "kind global"; a boundary row marked interior failed deep inside
+// compute_ddxn_z_full ("edge 0 ... lacks a cell").
+TEST(GridReaderErrors, LimitedAreaWithoutBoundaryRows) {
+  const Grid good = read_icon_grid(lam_file());
+  ASSERT_TRUE(good.limited_area);
+  const index_t e = first_boundary_edge(good);
+  ASSERT_GE(e, 0);
+  test::NetcdfEdits edits;
+  const auto zero = [](std::vector<double>& v) {
+    for (double& x : v) x = 0;
+  };
+  edits.edit_values["refin_c_ctrl"] = zero;
+  edits.edit_values["refin_e_ctrl"] = zero;
+  edits.edit_values["refin_v_ctrl"] = zero;
+  expect_error(damaged("lam_all_zero", edits, lam_file()), "refin_e_ctrl", e,
+               "would be taken for a global one although its cells do not cover the sphere");
+  edits.edit_values.clear();
+  edits.edit_values["refin_e_ctrl"] = zero;
+  expect_error(damaged("lam_edges_zero", edits, lam_file()), "refin_e_ctrl", e,
+               "has one cell (adjacent_cell_of_edge slot 1 is missing), so it lies on the "
+               "lateral boundary, but its refin_e_ctrl is 0, not 1");
+}
+
+TEST(GridReaderErrors, RealLimitedAreaFileWithoutBoundaryRows) {
+  ICONDIFF_REAL_GRID_OR_SKIP(source, test::lam_r19b04);
+  test::NetcdfEdits edits;
+  const auto zero = [](std::vector<double>& v) {
+    for (double& x : v) x = 0;
+  };
+  edits.edit_values["refin_c_ctrl"] = zero;
+  edits.edit_values["refin_e_ctrl"] = zero;
+  edits.edit_values["refin_v_ctrl"] = zero;
+  expect_error(damaged("real_lam_all_zero", edits, source), "refin_e_ctrl", -1,
+               "do not cover the sphere");
+}
+
+TEST(GridReaderErrors, RealGridsPassTheGeometryChecks) {
+  for (const char* name : {test::global_r02b03, test::lam_r19b04, test::lam_r19b04_parent}) {
+    const auto path = test::real_grid(name);
+    if (!path) continue;
+    EXPECT_NO_THROW(read_icon_grid(*path)) << name;
+  }
 }
 
 }  // namespace

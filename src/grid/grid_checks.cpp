@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <vector>
 
 namespace icondiff {
 
@@ -195,7 +196,9 @@ void check_connectivity(const Grid& g) {
 
 namespace {
 void check_cell_geometry(const Grid& g);
-}
+void check_edge_geometry(const Grid& g);
+void check_coverage(const Grid& g);
+}  // namespace
 
 void check_geometry(const Grid& g) {
   const index_t nc = g.num_cells, ne = g.num_edges, nv = g.num_vertices;
@@ -262,6 +265,8 @@ void check_geometry(const Grid& g) {
                            present ? "+1 or -1" : "0 (no edge)"));
       }
   check_cell_geometry(g);
+  check_edge_geometry(g);
+  check_coverage(g);
 }
 
 namespace {
@@ -289,7 +294,7 @@ void check_cell_geometry(const Grid& g) {
                              sphere::triple_product(d, a, centre)};
     for (int j = 0; j < 3; ++j)
       if (sides[j] * (whole > 0 ? 1.0 : -1.0) < -0.1 * std::fabs(whole))
-        fail("cell_lon", c,
+        fail("cell_lon/cell_lat", c,
              fmt::format("the cell centre ({:.6f}, {:.6f}) rad lies outside the triangle of its "
                          "vertices {}, {}, {}",
                          g.cell_lon[c], g.cell_lat[c], g.c2v(c, 0), g.c2v(c, 1), g.c2v(c, 2)));
@@ -318,6 +323,239 @@ void check_cell_geometry(const Grid& g) {
                          outward));
     }
   }
+}
+
+/// The metric of the edges against the positions of their vertices, cell centres and midpoints,
+/// and the directions of normals and tangents against the connectivity.
+/// Tolerance 0.1 % for lengths and distances: the real grids agree to 2e-9 (edge_cell_distance
+/// of R19B04; edge_length 8e-11, dual_edge_length 1e-9), so 0.1 % leaves room for files written
+/// in single precision or by other generators, and refuses any scaling that matters (a length
+/// × 1e-9 or × 1000 once made the vertical grid or vn fail far from the cause).
+void check_edge_geometry(const Grid& g) {
+  const index_t ne = g.num_edges, nv = g.num_vertices;
+  const bool have_points = !g.vertex_lon.empty() && !g.vertex_lat.empty() && !g.cell_lon.empty() &&
+                           !g.cell_lat.empty() && !g.edge_lon.empty() && !g.edge_lat.empty();
+  if (!have_points) return;
+  const double r = g.sphere_radius;
+  const auto vertex = [&](index_t v) {
+    return sphere::to_cartesian(g.vertex_lon[v], g.vertex_lat[v]);
+  };
+  const auto centre = [&](index_t c) { return sphere::to_cartesian(g.cell_lon[c], g.cell_lat[c]); };
+  const auto midpoint = [&](index_t e) {
+    return sphere::to_cartesian(g.edge_lon[e], g.edge_lat[e]);
+  };
+  const auto rel = [](double value, double expected) {
+    return std::fabs(value - expected) / expected;
+  };
+  const bool have_normals = !g.primal_normal_east.empty() && !g.primal_normal_north.empty();
+  // Directions first: a swapped pair of cells or vertices also moves the distances of its slots,
+  // and is better named as what it is.
+  if (have_normals)
+    for (index_t e = 0; e < ne; ++e) {
+      const index_t v0 = g.e2v(e, 0), v1 = g.e2v(e, 1);
+      const index_t c0 = g.e2c(e, 0), c1 = g.e2c(e, 1);
+      const sphere::Vec3 a = vertex(v0), b = vertex(v1), mid = midpoint(e);
+      const sphere::Vec3 normal = sphere::local_to_cartesian(
+          g.primal_normal_east[e], g.primal_normal_north[e], g.edge_lon[e], g.edge_lat[e]);
+      const sphere::Vec3 chord = b - a;
+      // Direction cosines below are exact to ~1e-14 on real grids; 1e-3 (0.06 degrees) only
+      // refuses a normal that is not the edge's.
+      const double along = sphere::dot(normal, chord) / sphere::norm(chord);
+      if (std::fabs(along) > 1e-3)
+        fail("primal_normal", e,
+             fmt::format("is not perpendicular to the edge from vertex {} to vertex {} (direction "
+                         "cosine {:.3e} with it)",
+                         v0, v1, along));
+      if (c0 != missing_index && c1 != missing_index) {
+        // ICON's primal normal points from the cell in slot 0 to the cell in slot 1. The normal
+        // itself agrees with orientation_of_normal (checked above), so a contradiction here is
+        // the order of adjacent_cell_of_edge.
+        const double across = sphere::dot(normal, centre(c1) - centre(c0));
+        if (!(across > 0.0))
+          fail("e2c", e,
+               fmt::format("holds cell {} in slot 0 and cell {} in slot 1, but the edge's primal "
+                           "normal points from cell {} to cell {}: ICON's normal points from "
+                           "slot 0's cell to slot 1's (cells swapped?)",
+                           c0, c1, c1, c0));
+      }
+      const sphere::Vec3 tangent = sphere::cross(normal, mid);
+      if (!g.dual_normal_east.empty() && !g.dual_normal_north.empty()) {
+        const sphere::Vec3 dual = sphere::local_to_cartesian(
+            g.dual_normal_east[e], g.dual_normal_north[e], g.edge_lon[e], g.edge_lat[e]);
+        if (sphere::dot(dual, tangent) < 1.0 - 1e-3)
+          fail("dual_normal", e,
+               fmt::format("(east, north) = ({}, {}) is not the tangent n x r of the primal "
+                           "normal, ({:.6f}, {:.6f})",
+                           g.dual_normal_east[e], g.dual_normal_north[e], g.primal_normal_north[e],
+                           -g.primal_normal_east[e]));
+      }
+      if (!g.tangent_orientation.empty()) {
+        // edge_system_orientation = sign(t . (v1 - v0)), t = n x r: one equation in the order of
+        // edge_vertices and the sign of edge_system_orientation, so a contradiction names both.
+        const double t = sphere::dot(tangent, chord) / sphere::norm(chord);
+        if (!(t * g.tangent_orientation[e] > 0.0))
+          fail("e2v/tangent_orientation", e,
+               fmt::format("edge_system_orientation is {:+.0f}, but the edge's tangent (n x r of "
+                           "its primal normal) points from vertex {} (edge_vertices slot 1) to "
+                           "vertex {} (slot 0), which needs {:+.0f}: the edge's vertices are "
+                           "swapped or its edge_system_orientation is negated",
+                           g.tangent_orientation[e], v1, v0, -g.tangent_orientation[e]));
+      }
+    }
+
+  for (index_t e = 0; e < ne; ++e) {
+    const index_t v0 = g.e2v(e, 0), v1 = g.e2v(e, 1);
+    const index_t c0 = g.e2c(e, 0), c1 = g.e2c(e, 1);
+    const sphere::Vec3 a = vertex(v0), b = vertex(v1), mid = midpoint(e);
+    const double arc = r * sphere::arc_length(a, b);
+    if (!g.edge_length.empty()) {
+      if (rel(g.edge_length[e], arc) > 1e-3)
+        fail("edge_length", e,
+             fmt::format("is {:.6e} m, but its vertices {} and {} are {:.6e} m apart on the "
+                         "sphere of radius {} m (more than 0.1 % apart)",
+                         g.edge_length[e], v0, v1, arc, r));
+    }
+    if (!g.edge_vertex_distance.empty())
+      for (int k = 0; k < 2; ++k) {
+        const double expected = r * sphere::arc_length(mid, k == 0 ? a : b);
+        if (rel(g.edge_vertex_distance(e, k), expected) > 1e-3)
+          fail("edge_vertex_distance", e,
+               fmt::format("slot {} is {:.6e} m, but the edge midpoint is {:.6e} m from vertex {} "
+                           "(more than 0.1 % apart)",
+                           k, g.edge_vertex_distance(e, k), expected, k == 0 ? v0 : v1));
+      }
+    if (!g.edge_cell_distance.empty())
+      for (int k = 0; k < 2; ++k) {
+        const index_t c = g.e2c(e, k);
+        if (c == missing_index) continue;
+        const double expected = r * sphere::arc_length(mid, centre(c));
+        if (rel(g.edge_cell_distance(e, k), expected) > 1e-3)
+          fail("edge_cell_distance", e,
+               fmt::format("slot {} is {:.6e} m, but the edge midpoint is {:.6e} m from the "
+                           "centre of cell {} (more than 0.1 % apart)",
+                           k, g.edge_cell_distance(e, k), expected, c));
+      }
+    if (!g.dual_edge_length.empty()) {
+      if (c0 != missing_index && c1 != missing_index) {
+        const double expected = r * sphere::arc_length(centre(c0), centre(c1));
+        if (rel(g.dual_edge_length[e], expected) > 1e-3)
+          fail("dual_edge_length", e,
+               fmt::format("is {:.6e} m, but the centres of its cells {} and {} are {:.6e} m "
+                           "apart (more than 0.1 % apart)",
+                           g.dual_edge_length[e], c0, c1, expected));
+      } else if (c0 != missing_index) {  // a boundary edge's dual edge ends at its midpoint
+        const double expected = r * sphere::arc_length(mid, centre(c0));
+        if (rel(g.dual_edge_length[e], expected) > 1e-3)
+          fail("dual_edge_length", e,
+               fmt::format("is {:.6e} m, but the edge's only cell {} has its centre {:.6e} m from "
+                           "the edge midpoint (more than 0.1 % apart)",
+                           g.dual_edge_length[e], c0, expected));
+      }
+    }
+  }
+
+  if (!have_normals) return;
+  // edge_orientation: +1 exactly when the edge's normal circulates counter-clockwise around the
+  // vertex (v x m is that direction at the midpoint m).
+  if (!g.vertex_edge_orientation.empty())
+    for (index_t v = 0; v < nv; ++v)
+      for (int s = 0; s < 6; ++s) {
+        const index_t e = g.v2e(v, s);
+        if (e == missing_index) continue;
+        const sphere::Vec3 normal = sphere::local_to_cartesian(
+            g.primal_normal_east[e], g.primal_normal_north[e], g.edge_lon[e], g.edge_lat[e]);
+        const sphere::Vec3 around = sphere::cross(vertex(v), midpoint(e));
+        const double ccw = sphere::dot(normal, around) / sphere::norm(around);
+        if (!(ccw * g.vertex_edge_orientation(v, s) > 0.0))
+          fail("vertex_edge_orientation", v,
+               fmt::format("slot {} (edge {}) is {:+.0f}, but that edge's primal normal "
+                           "circulates {} around the vertex: expected {:+.0f}",
+                           s, e, g.vertex_edge_orientation(v, s),
+                           ccw > 0 ? "counter-clockwise" : "clockwise", ccw > 0 ? 1.0 : -1.0));
+      }
+  // dual_area: the polygon of the centres of the vertex's cells, summed as the half kites
+  // (vertex, edge midpoint, cell centre), each counted negatively when the centre lies beyond the
+  // edge (as compute_grid_geometry does); truncated at a lateral boundary as ICON's LAM files
+  // truncate it. Real grids: within 1.6e-4 (R02B03), 4e-7 (R19B04 and its parent).
+  if (!g.dual_area.empty()) {
+    std::vector<double> kites(static_cast<std::size_t>(nv), 0.0);
+    for (index_t e = 0; e < ne; ++e) {
+      const index_t v0 = g.e2v(e, 0), v1 = g.e2v(e, 1);
+      const sphere::Vec3 a = vertex(v0), b = vertex(v1), mid = midpoint(e);
+      for (int k = 0; k < 2; ++k) {
+        const index_t c = g.e2c(e, k);
+        if (c == missing_index) continue;
+        index_t far = missing_index;
+        for (int j = 0; j < 3; ++j)
+          if (g.c2v(c, j) != v0 && g.c2v(c, j) != v1) far = g.c2v(c, j);
+        if (far == missing_index) continue;  // refused by check_connectivity
+        const sphere::Vec3 cc = centre(c);
+        const double side = sphere::triple_product(a, b, vertex(far));
+        const double kite_sign = (sphere::triple_product(a, b, cc) > 0) == (side > 0) ? 1.0 : -1.0;
+        kites[v0] += kite_sign * r * r * sphere::triangle_area(a, mid, cc);
+        kites[v1] += kite_sign * r * r * sphere::triangle_area(b, mid, cc);
+      }
+    }
+    for (index_t v = 0; v < nv; ++v) {
+      const double d = rel(g.dual_area[v], kites[v]);
+      if (d > 1e-3)
+        fail("dual_area", v,
+             fmt::format("is {:.6e} m2, but the polygon of the centres of its cells has {:.6e} "
+                         "m2 (more than 0.1 % apart)",
+                         g.dual_area[v], kites[v]));
+    }
+  }
+}
+
+/// Whether the cells cover the sphere (global) or leave a lateral boundary that the refinement
+/// control marks.
+void check_coverage(const Grid& g) {
+  if (g.num_ranks > 1) return;  // a rank's part has halo edges with one cell
+  const index_t ne = g.num_edges;
+  index_t boundary_edges = 0;
+  const IndexRange row1 = g.zones[static_cast<int>(Location::Edge)].range(Zone::LateralBoundary1);
+  for (index_t e = 0; e < ne; ++e) {
+    if (g.e2c(e, 1) != missing_index) continue;
+    ++boundary_edges;
+    // Kernels read both cells of every edge outside boundary row 1 (e.g. compute_ddxn_z_full).
+    if (e < row1.start || e >= row1.end) {
+      const int refin = g.refin_ctrl[1].empty() ? 0 : g.refin_ctrl[1][e];
+      fail("refin_e_ctrl", e,
+           fmt::format("edge {} has one cell (adjacent_cell_of_edge slot 1 is missing), so it "
+                       "lies on the lateral boundary, but its refin_e_ctrl is {}, not 1 (lateral "
+                       "boundary row 1){}",
+                       e, refin,
+                       g.limited_area ? ""
+                                      : ": no cell is marked as a lateral boundary row, so the "
+                                        "grid would be taken for a global one although its "
+                                        "cells do not cover the sphere"));
+    }
+  }
+  if (boundary_edges > 0) return;
+  // Every edge has two cells: a closed surface, which must be the sphere.
+  const long long euler = static_cast<long long>(g.num_vertices) - g.num_edges + g.num_cells;
+  if (euler != 2)
+    fail("", -1,
+         fmt::format("every edge has two cells, but vertices - edges + cells = {} - {} + {} = {}, "
+                     "expected 2 for cells that cover the sphere",
+                     g.num_vertices, g.num_edges, g.num_cells, euler));
+  constexpr double pi = 3.14159265358979323846;
+  const double sphere_area = 4.0 * pi * g.sphere_radius * g.sphere_radius;
+  // R02B03's cell_area and dual_area add up to 4 pi R^2 within 1.6e-4 (its areas are not exact
+  // spherical triangles); 0.1 % refuses a grid that leaves part of the sphere uncovered.
+  const auto check_sum = [&](const char* name, const std::vector<double>& areas) {
+    if (areas.empty()) return;
+    double sum = 0.0;
+    for (const double a : areas) sum += a;
+    const double d = std::fabs(sum - sphere_area) / sphere_area;
+    if (d > 1e-3)
+      fail(name, -1,
+           fmt::format("the areas add up to {:.6e} m2, but a global grid covers the sphere of "
+                       "radius {} m, {:.6e} m2 (more than 0.1 % apart)",
+                       sum, g.sphere_radius, sphere_area));
+  };
+  check_sum("cell_area", g.cell_area);
+  check_sum("dual_area", g.dual_area);
 }
 
 }  // namespace

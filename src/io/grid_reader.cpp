@@ -30,6 +30,7 @@ const std::map<std::string, std::string>& file_variable_of() {
       {"v2c", "cells_of_vertex"},
       {"cell_lon", "clon"},
       {"cell_lat", "clat"},
+      {"cell_lon/cell_lat", "clon/clat"},
       {"edge_lon", "elon"},
       {"edge_lat", "elat"},
       {"vertex_lon", "vlon"},
@@ -47,10 +48,52 @@ const std::map<std::string, std::string>& file_variable_of() {
       {"dual_normal_north", "meridional_normal_dual_edge"},
       {"dual_normal", "zonal_normal_dual_edge/meridional_normal_dual_edge"},
       {"tangent_orientation", "edge_system_orientation"},
+      {"e2v/tangent_orientation", "edge_vertices/edge_system_orientation"},
       {"cell_edge_orientation", "orientation_of_normal"},
       {"vertex_edge_orientation", "edge_orientation"},
   };
   return names;
+}
+
+/// Refuses the first value of `values` (a variable of (slots, points) or (points)) that equals
+/// the variable's fill value: a netCDF-4 variable defined but never written reads as its fill
+/// value everywhere (9.97e36 for doubles, -2147483647 for ints), which no other check catches
+/// in lengths and areas. `skip(slot, point)` exempts slots that hold no data (missing
+/// neighbours).
+template <class T, class Skip>
+void refuse_fill_values(const NetcdfReader& file, const std::string& variable,
+                        const std::vector<T>& values, std::size_t points, Skip skip) {
+  const double fill = file.fill_value(variable);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (static_cast<double>(values[i]) != fill) continue;
+    const std::size_t slot = i / points, point = i % points;
+    if (skip(slot, point)) continue;
+    file.fail(variable, static_cast<long long>(point),
+              fmt::format(
+                  "{}holds {}, the variable's {}: it was never written there (a netCDF-4 "
+                  "variable defined but not written reads as its fill value)",
+                  values.size() > points ? fmt::format("slot {} ", slot) : "", fill,
+                  file.has_fill_attribute(variable) ? "_FillValue" : "netCDF default fill value"));
+  }
+}
+
+const auto no_skip = [](std::size_t, std::size_t) { return false; };
+
+/// A (points) real variable, refusing fill values.
+std::vector<double> read_reals(const NetcdfReader& file, const std::string& variable,
+                               const std::string& point_dim) {
+  auto values = file.read_double(variable, {point_dim});
+  refuse_fill_values(file, variable, values, values.size(), no_skip);
+  return values;
+}
+
+/// A (points) or (slots, points) integer variable, refusing fill values.
+std::vector<int> read_ints(const NetcdfReader& file, const std::string& variable,
+                           const std::vector<std::string>& dims) {
+  auto values = file.read_int(variable, dims);
+  const std::size_t points = file.required_dimension(dims.back());
+  refuse_fill_values(file, variable, values, points, no_skip);
+  return values;
 }
 
 /// Reads an (slots, points) integer variable of 1-based indices into a (points, slots) table of
@@ -61,6 +104,11 @@ HostTable<index_t> read_indices(const NetcdfReader& file, const std::string& var
   const auto raw = file.read_int(variable, {slot_dim, point_dim});
   const std::size_t slots = file.required_dimension(slot_dim);
   const std::size_t points = file.required_dimension(point_dim);
+  // A fill value of 0 or -1 (some writers mark missing neighbours so) means "missing" here.
+  refuse_fill_values(file, variable, raw, points, [&](std::size_t s, std::size_t p) {
+    const int v = raw[s * points + p];
+    return v == 0 || v == -1;
+  });
   HostTable<index_t> table(points, slots);
   for (std::size_t s = 0; s < slots; ++s)
     for (std::size_t p = 0; p < points; ++p) {
@@ -80,12 +128,15 @@ HostTable<index_t> read_indices(const NetcdfReader& file, const std::string& var
   return table;
 }
 
-/// Reads an (slots, points) real variable into a (points, slots) table.
+/// Reads an (slots, points) real variable into a (points, slots) table, refusing fill values
+/// outside the slots `skip(slot, point)` exempts.
+template <class Skip>
 HostTable<double> read_table(const NetcdfReader& file, const std::string& variable,
-                             const std::string& slot_dim, const std::string& point_dim) {
+                             const std::string& slot_dim, const std::string& point_dim, Skip skip) {
   const auto raw = file.read_double(variable, {slot_dim, point_dim});
   const std::size_t slots = file.required_dimension(slot_dim);
   const std::size_t points = file.required_dimension(point_dim);
+  refuse_fill_values(file, variable, raw, points, skip);
   HostTable<double> table(points, slots);
   for (std::size_t s = 0; s < slots; ++s)
     for (std::size_t p = 0; p < points; ++p) table(p, s) = raw[s * points + p];
@@ -116,9 +167,23 @@ index_t point_count(const NetcdfReader& file, const std::string& name) {
   return static_cast<index_t>(n);
 }
 
+/// A global attribute that must be a number when present: text such as grid_root = "abc" was
+/// read as absent (0, or the default radius) before.
+void require_number(const NetcdfReader& file, const std::string& name) {
+  const auto kind = file.attribute_kind(name);
+  if (kind != io::NetcdfKind::Missing && kind != io::NetcdfKind::Integer &&
+      kind != io::NetcdfKind::Real)
+    file.fail("", -1,
+              fmt::format("the global attribute {} is {}, expected a number", name,
+                          kind == io::NetcdfKind::Text
+                              ? "text ('" + file.text_attribute(name).value_or("") + "')"
+                              : std::string("not numeric")));
+}
+
 /// An integer global attribute such as grid_root (0 when absent). A value that is not an
 /// integer of int's range is refused: converting it to int would be undefined.
 int integer_attribute(const NetcdfReader& file, const std::string& name) {
+  require_number(file, name);
   const double v = file.number_attribute(name).value_or(0);
   if (!(v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max()) ||
       v != std::floor(v))
@@ -140,6 +205,8 @@ Grid read_icon_grid(const std::string& path) {
   g.uuid = file.text_attribute("uuidOfHGrid").value_or("");
   g.grid_root = integer_attribute(file, "grid_root");
   g.grid_level = integer_attribute(file, "grid_level");
+  require_number(file, "semi_major_axis");
+  require_number(file, "sphere_radius");
   g.sphere_radius = file.number_attribute("semi_major_axis")
                         .value_or(file.number_attribute("sphere_radius").value_or(earth_radius));
   if (!std::isfinite(g.sphere_radius) || g.sphere_radius <= 0)
@@ -167,34 +234,39 @@ Grid read_icon_grid(const std::string& path) {
 
   // ---- Geometry
   // ----------------------------------------------------------------------------------
-  g.cell_lon = file.read_double("clon", {"cell"});
-  g.cell_lat = file.read_double("clat", {"cell"});
-  g.edge_lon = file.read_double("elon", {"edge"});
-  g.edge_lat = file.read_double("elat", {"edge"});
-  g.vertex_lon = file.read_double("vlon", {"vertex"});
-  g.vertex_lat = file.read_double("vlat", {"vertex"});
-  g.cell_area = file.read_double(either(file, "cell_area", "cell_area_p"), {"cell"});
-  g.dual_area = file.read_double(either(file, "dual_area", "dual_area_p"), {"vertex"});
-  g.edge_length = file.read_double("edge_length", {"edge"});
-  g.dual_edge_length = file.read_double("dual_edge_length", {"edge"});
-  g.edge_cell_distance = read_table(file, "edge_cell_distance", "nc", "edge");
-  g.edge_vertex_distance = read_table(file, "edge_vert_distance", "nc", "edge");
-  g.primal_normal_east = file.read_double("zonal_normal_primal_edge", {"edge"});
-  g.primal_normal_north = file.read_double("meridional_normal_primal_edge", {"edge"});
-  g.dual_normal_east = file.read_double("zonal_normal_dual_edge", {"edge"});
-  g.dual_normal_north = file.read_double("meridional_normal_dual_edge", {"edge"});
+  g.cell_lon = read_reals(file, "clon", "cell");
+  g.cell_lat = read_reals(file, "clat", "cell");
+  g.edge_lon = read_reals(file, "elon", "edge");
+  g.edge_lat = read_reals(file, "elat", "edge");
+  g.vertex_lon = read_reals(file, "vlon", "vertex");
+  g.vertex_lat = read_reals(file, "vlat", "vertex");
+  g.cell_area = read_reals(file, either(file, "cell_area", "cell_area_p"), "cell");
+  g.dual_area = read_reals(file, either(file, "dual_area", "dual_area_p"), "vertex");
+  g.edge_length = read_reals(file, "edge_length", "edge");
+  g.dual_edge_length = read_reals(file, "dual_edge_length", "edge");
+  // Slot 1 of edge_cell_distance holds junk at LAM boundary edges (see below): not checked.
+  g.edge_cell_distance =
+      read_table(file, "edge_cell_distance", "nc", "edge",
+                 [&](std::size_t slot, std::size_t e) { return g.e2c(e, slot) == missing_index; });
+  g.edge_vertex_distance = read_table(file, "edge_vert_distance", "nc", "edge", no_skip);
+  g.primal_normal_east = read_reals(file, "zonal_normal_primal_edge", "edge");
+  g.primal_normal_north = read_reals(file, "meridional_normal_primal_edge", "edge");
+  g.dual_normal_east = read_reals(file, "zonal_normal_dual_edge", "edge");
+  g.dual_normal_north = read_reals(file, "meridional_normal_dual_edge", "edge");
   {
-    const auto raw = file.read_int("edge_system_orientation", {"edge"});
+    const auto raw = read_ints(file, "edge_system_orientation", {"edge"});
     g.tangent_orientation.assign(raw.begin(), raw.end());
   }
   {
-    const auto raw = file.read_int("orientation_of_normal", {"nv", "cell"});
+    const auto raw = read_ints(file, "orientation_of_normal", {"nv", "cell"});
     g.cell_edge_orientation = HostTable<double>(g.num_cells, 3);
     for (index_t c = 0; c < g.num_cells; ++c)
       for (int j = 0; j < 3; ++j) g.cell_edge_orientation(c, j) = raw[j * g.num_cells + c];
   }
   {
     const auto raw = file.read_int("edge_orientation", {"ne", "vertex"});
+    refuse_fill_values(file, "edge_orientation", raw, static_cast<std::size_t>(g.num_vertices),
+                       [&](std::size_t s, std::size_t v) { return g.v2e(v, s) == missing_index; });
     g.vertex_edge_orientation = HostTable<double>(g.num_vertices, 6);
     for (index_t v = 0; v < g.num_vertices; ++v)
       for (int s = 0; s < 6; ++s)  // missing slots hold 0 or -1 in files: store 0
@@ -211,7 +283,7 @@ Grid read_icon_grid(const std::string& path) {
   const char* refin_names[3] = {"refin_c_ctrl", "refin_e_ctrl", "refin_v_ctrl"};
   const char* point_dims[3] = {"cell", "edge", "vertex"};
   for (int l = 0; l < 3; ++l) {
-    g.refin_ctrl[l] = file.read_int(refin_names[l], {point_dims[l]});
+    g.refin_ctrl[l] = read_ints(file, refin_names[l], {point_dims[l]});
     for (std::size_t i = 0; i < g.refin_ctrl[l].size(); ++i)
       if (g.refin_ctrl[l][i] < -max_refin_ctrl || g.refin_ctrl[l][i] > max_refin_ctrl)
         file.fail(refin_names[l], static_cast<long long>(i),
@@ -240,6 +312,24 @@ Grid read_icon_grid(const std::string& path) {
   } catch (const GridError& e) {
     file.fail("", -1, e.what());
   }
+  // Files hold both ICON's cell_area_p/dual_area_p and ICON4Py's cell_area/dual_area with equal
+  // values (to ~1e-15 on the real grids); only one is used, so the other must agree with it
+  // (0.1 %: far above rounding, far below any scaling that changes a result).
+  const auto same_areas = [&](const char* used, const char* other, const std::string& dim,
+                              const std::vector<double>& values) {
+    if (!file.has_variable(used) || !file.has_variable(other)) return;
+    const auto alternative = read_reals(file, other, dim);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (!(std::fabs(alternative[i] - values[i]) <= 1e-3 * std::fabs(values[i])))
+        file.fail(other, static_cast<long long>(i),
+                  fmt::format("is {:.6e} m2, but {} holds {:.6e} m2 (more than 0.1 % apart); "
+                              "a grid file holds both with equal values",
+                              alternative[i], used, values[i]));
+  };
+  // After the checks of the geometry: damage to the variable used is named there.
+  same_areas(either(file, "cell_area", "cell_area_p").c_str(), "cell_area_p", "cell", g.cell_area);
+  same_areas(either(file, "dual_area", "dual_area_p").c_str(), "dual_area_p", "vertex",
+             g.dual_area);
   return g;
 }
 

@@ -346,6 +346,39 @@ std::vector<double> NetcdfReader::read_double(const std::string& variable,
   return values;
 }
 
+bool NetcdfReader::has_fill_attribute(const std::string& variable) const {
+  nc_type type = 0;
+  std::size_t len = 0;
+  return nc_inq_att(ncid_, variable_id(variable), "_FillValue", &type, &len) == NC_NOERR;
+}
+
+double NetcdfReader::fill_value(const std::string& variable) const {
+  const int varid = variable_id(variable);
+  nc_type att_type = 0;
+  std::size_t len = 0;
+  if (nc_inq_att(ncid_, varid, "_FillValue", &att_type, &len) == NC_NOERR) {
+    double value = 0;
+    if (len != 1 || !is_numeric_type(att_type) ||
+        nc_get_att_double(ncid_, varid, "_FillValue", &value) != NC_NOERR)
+      fail(variable, -1, "has a _FillValue attribute that is not one number");
+    return value;
+  }
+  nc_type type = 0;
+  nc_inq_vartype(ncid_, varid, &type);
+  switch (type) {
+    case NC_BYTE: return NC_FILL_BYTE;
+    case NC_UBYTE: return NC_FILL_UBYTE;
+    case NC_SHORT: return NC_FILL_SHORT;
+    case NC_USHORT: return NC_FILL_USHORT;
+    case NC_INT: return NC_FILL_INT;
+    case NC_UINT: return NC_FILL_UINT;
+    case NC_INT64: return static_cast<double>(NC_FILL_INT64);
+    case NC_UINT64: return static_cast<double>(NC_FILL_UINT64);
+    case NC_FLOAT: return NC_FILL_FLOAT;
+    default: return NC_FILL_DOUBLE;
+  }
+}
+
 std::optional<std::string> NetcdfReader::text_attribute(const std::string& name) const {
   nc_type type = 0;
   std::size_t len = 0;

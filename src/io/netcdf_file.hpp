@@ -51,6 +51,13 @@ class NetcdfReader {
   std::vector<double> read_double(const std::string& variable,
                                   const std::vector<std::string>& dims) const;
 
+  /// The value that marks "never written" in a numeric variable: its _FillValue attribute, else
+  /// netCDF's default fill value of its type (NC_FILL_DOUBLE, NC_FILL_INT, ...). Fails if the
+  /// variable is missing or its _FillValue is not one number.
+  double fill_value(const std::string& variable) const;
+  /// Whether the variable has a _FillValue attribute of its own.
+  bool has_fill_attribute(const std::string& variable) const;
+
   std::optional<std::string> text_attribute(const std::string& name) const;
   std::optional<double> number_attribute(const std::string& name) const;
 

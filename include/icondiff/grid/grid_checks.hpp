@@ -37,7 +37,16 @@ void check_connectivity(const Grid& grid);
 /// every cell centre lies inside its triangle (within 10 % of the triangle's size), every
 /// cell_area is the spherical triangle of its vertices (within 1 %), and every
 /// cell_edge_orientation (orientation_of_normal) is +1 exactly when the edge's primal normal
-/// points out of the cell. Throws GridConsistencyError naming the table, row and both values.
+/// points out of the cell. Also, each within 0.1 %: edge_length against the great-circle
+/// distance of the edge's vertices on the sphere of sphere_radius, dual_edge_length against that
+/// of its cells' centres (midpoint to centre at a boundary edge), edge_cell_distance and
+/// edge_vertex_distance against the midpoint's distances, dual_area against the polygon of the
+/// centres around the vertex; the primal normal perpendicular to the edge and pointing from
+/// e2c[0] to e2c[1], the dual normal equal to n x r, tangent_orientation = sign(t . (v1 - v0)),
+/// vertex_edge_orientation +1 exactly when the normal circulates counter-clockwise around the
+/// vertex. On one rank: every edge with one cell lies in lateral boundary row 1; a grid without
+/// such edges has Euler characteristic 2 and cell and dual areas adding up to the sphere's
+/// (within 0.1 %). Throws GridConsistencyError naming the table, row and both values.
 void check_geometry(const Grid& grid);
 
 /// check_connectivity + check_geometry + derived tables present with the right shapes.
