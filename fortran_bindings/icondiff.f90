@@ -23,6 +23,7 @@ module icondiff
   integer, parameter, public :: ICONDIFF_INVALID_ARGUMENT = 1
   integer, parameter, public :: ICONDIFF_GRID_ERROR = 2
   integer, parameter, public :: ICONDIFF_CONFIG_ERROR = 3
+  integer, parameter, public :: ICONDIFF_BUSY = 4
   integer, parameter, public :: ICONDIFF_INTERNAL_ERROR = 99
 
   integer, parameter, public :: ICONDIFF_CELL = 0, ICONDIFF_EDGE = 1, ICONDIFF_VERTEX = 2

@@ -35,6 +35,7 @@ typedef enum icondiff_status {
   ICONDIFF_INVALID_ARGUMENT = 1, /* null pointer, wrong size, call out of order */
   ICONDIFF_GRID_ERROR = 2,       /* unreadable, truncated or inconsistent grid */
   ICONDIFF_CONFIG_ERROR = 3,     /* configuration out of range or not implemented */
+  ICONDIFF_BUSY = 4,             /* another thread is inside a call on the same handle */
   ICONDIFF_INTERNAL_ERROR = 99   /* anything else (out of memory, ...) */
 } icondiff_status;
 

@@ -23,6 +23,15 @@ void set_last_error(const std::string& message) {
   }
 }
 
+BusyGuard::BusyGuard(std::atomic<bool>& flag, const char* function, const char* what)
+    : flag_(flag) {
+  bool expected = false;
+  if (!flag.compare_exchange_strong(expected, true, std::memory_order_acquire))
+    throw Busy(std::string(function) + ": " + what +
+               " is busy: another thread is inside a call on it; calls on one granule must not "
+               "overlap (use one granule per thread, or serialize the calls)");
+}
+
 void require_pointer(const void* pointer, const char* what) {
   if (pointer == nullptr) throw InvalidArgument(std::string(what) + " is a null pointer");
 }
@@ -32,6 +41,9 @@ namespace detail {
 icondiff_status status_of_current_exception() noexcept {
   try {
     throw;
+  } catch (const Busy& e) {
+    set_last_error(e.what());
+    return ICONDIFF_BUSY;
   } catch (const InvalidArgument& e) {
     set_last_error(e.what());
     return ICONDIFF_INVALID_ARGUMENT;

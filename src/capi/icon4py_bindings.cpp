@@ -9,8 +9,10 @@
 #include <icon4py_bindings.h>
 #include <icondiff_c.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace {
@@ -27,6 +29,26 @@ int report(const char* function, icondiff_status status) {
   std::fflush(stderr);
   return failure;
 }
+
+/// Set while a thread is inside grid_init, diffusion_init or diffusion_run: the drop-in's one
+/// grid and granule are global, and a second thread's call is refused (return code 2, "busy")
+/// instead of racing with the first (two overlapping runs each returned success with a mixed
+/// result before).
+std::atomic<bool> busy{false};
+
+/// Holds the drop-in's busy flag for the rest of a wrapper, or says why not (`refused` != 0).
+struct Exclusive {
+  std::optional<icondiff::capi::BusyGuard> guard;
+  int refused = 0;
+  explicit Exclusive(const char* function) {
+    try {
+      guard.emplace(busy, function, "the drop-in's granule");
+    } catch (const icondiff::capi::Busy& e) {
+      icondiff::capi::set_last_error(e.what());
+      refused = report(function, ICONDIFF_BUSY);
+    }
+  }
+};
 
 int refuse(const char* function, const std::string& message) {
   icondiff::capi::set_last_error(std::string(function) + ": " + message);
@@ -93,6 +115,8 @@ int grid_init_wrapper(
     double rayleigh_damping_height, double mean_cell_area, int comm_id, int num_vertices,
     int num_cells, int num_edges, int vertical_size, unsigned char limited_area, int backend,
     unsigned char on_gpu) {
+  const Exclusive exclusive("grid_init");
+  if (exclusive.refused) return exclusive.refused;
   if (global_grid != nullptr)
     return refuse("grid_init",
                   "called a second time; icondiff's drop-in bindings hold one grid and one "
@@ -178,6 +202,8 @@ int diffusion_init_wrapper(
     double smagorinski_scaling_height4, unsigned char hdiff_temp, double denom_diffu_v,
     double nudge_max_coeff, int itype_sher, int iforcing, double a_hshr, unsigned char loutshs,
     int backend, unsigned char on_gpu) {
+  const Exclusive exclusive("diffusion_init");
+  if (exclusive.refused) return exclusive.refused;
   if (global_grid == nullptr)
     return refuse("diffusion_init",
                   "the grid is not initialised: call grid_init successfully first");
@@ -240,6 +266,8 @@ int diffusion_run_wrapper(double* w, int w_size_0, int w_size_1, double* vn, int
                           double* dwdx, int dwdx_size_0, int dwdx_size_1, double* dwdy,
                           int dwdy_size_0, int dwdy_size_1, double dtime, unsigned char linit,
                           unsigned char on_gpu) {
+  const Exclusive exclusive("diffusion_run");
+  if (exclusive.refused) return exclusive.refused;
   if (global_granule == nullptr)
     return refuse("diffusion_run",
                   "the granule is not initialised: call grid_init and diffusion_init "

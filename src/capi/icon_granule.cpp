@@ -16,6 +16,7 @@
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/grid/device_grid.hpp>
+#include <icondiff/grid/grid_checks.hpp>
 #include <icondiff/grid/icon_grid_arrays.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 
@@ -31,9 +32,17 @@
 
 #include <icondiff_c.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -117,6 +126,289 @@ FieldView<T, Rank, M> copy_field(const icondiff_array& a, const char* name,
   return copy_view<M>(label, wrap_external<T, Rank, Kokkos::HostSpace>(name, data, extents, ld));
 }
 
+// ---- Value checks of the static inputs (once, at init) and of every call's scalars ----------
+// Sizes alone let NaN areas, a 0 tangent orientation or a wrong e2c2v entry through to the
+// kernels, which then compute garbage without a word. Every message names the argument and the
+// element with ICON's 1-based Fortran subscripts.
+
+/// Calls check(value, i, j) for every element (i, j) of the first `points` rows of the Fortran
+/// array `a` (j runs over the product of the other extents), 0-based; device arrays are copied
+/// to the host first.
+template <class T, class Check>
+void for_each_value(const icondiff_array& a, long points, bool dev, Check&& check) {
+  long cols = 1;
+  for (int d = 1; d < 3; ++d)
+    if (a.size[d] > 0) cols *= a.size[d];
+  const long ld = a.size[0];
+  const T* data = static_cast<const T*>(a.data);
+  std::vector<T> copy;
+  if (dev) {
+    copy = host_values<T, M>(a, static_cast<std::size_t>(ld * cols), true);
+    data = copy.data();
+  }
+  for (long j = 0; j < cols; ++j)
+    for (long i = 0; i < points; ++i) check(data[static_cast<std::size_t>(j * ld + i)], i, j);
+}
+
+/// "name(i)" or "name(i, j)", 1-based, for element (i, j) of an array with `cols` columns.
+std::string element(const char* name, long i, long j, long cols) {
+  return cols > 1 ? fmt::format("{}({}, {})", name, i + 1, j + 1)
+                  : fmt::format("{}({})", name, i + 1);
+}
+long columns(const icondiff_array& a) {
+  return std::max(1, a.size[1]) * std::max(1, a.size[2]);
+}
+
+/// Every value of the first `points` rows of `a` finite (and > 0 when `positive`).
+void check_values(const icondiff_array& a, const char* f, const char* name, long points, bool dev,
+                  bool positive = false) {
+  const long cols = columns(a);
+  for_each_value<double>(a, points, dev, [&](double v, long i, long j) {
+    if (!std::isfinite(v) || (positive && !(v > 0.0)))
+      throw InvalidArgument(fmt::format("{}: {} = {} is not a {}finite number (1-based subscripts)",
+                                        f, element(name, i, j, cols), v,
+                                        positive ? "positive " : ""));
+  });
+}
+
+/// The static geometry grid_init copies: finite, lengths and areas > 0, orientations +-1. An edge
+/// with one cell (a lateral-boundary edge, or a rank's outermost halo edge) has no far vertex on
+/// that side: ICON leaves its vertex-vertex and dual lengths' inverses 0 there (finite, >= 0).
+void check_grid_values(const icondiff_icon_grid_args& a,
+                       const std::map<std::string, std::vector<int>>& tables, long nc, long ne,
+                       bool dev) {
+  const char* f = grid_init_name;
+  for_each_value<double>(a.tangent_orientation, ne, dev, [&](double v, long e, long) {
+    if (v != 1.0 && v != -1.0)
+      throw InvalidArgument(
+          fmt::format("{}: tangent_orientation({}) = {} (edge {}, 1-based), expected +1 or -1", f,
+                      e + 1, v, e + 1));
+  });
+  check_values(a.inverse_primal_edge_lengths, f, "inverse_primal_edge_lengths", ne, dev, true);
+  const std::vector<int>& e2c = tables.at("e2c");
+  const long lc = a.e2c.size[0];
+  const auto one_cell = [&](long e) {
+    for (long k = 0; k < 2; ++k) {
+      const int c = e2c[static_cast<std::size_t>(k * lc + e)];
+      if (c < 1 || c > nc) return true;
+    }
+    return false;
+  };
+  for (const auto& [array, name] : {std::pair<const icondiff_array*, const char*>{
+                                        &a.inv_dual_edge_length, "inv_dual_edge_length"},
+                                    std::pair<const icondiff_array*, const char*>{
+                                        &a.inv_vert_vert_length, "inv_vert_vert_length"}})
+    for_each_value<double>(*array, ne, dev, [&, name = name](double v, long e, long) {
+      const bool boundary = one_cell(e);
+      if (!std::isfinite(v) || (boundary ? v < 0.0 : !(v > 0.0)))
+        throw InvalidArgument(fmt::format(
+            "{}: {}({}) = {} is not a {} finite number (1-based subscripts{})", f, name, e + 1, v,
+            boundary ? "non-negative" : "positive", boundary ? "; the edge has one cell" : ""));
+    });
+  check_values(a.edge_areas, f, "edge_areas", ne, dev, true);
+  check_values(a.cell_areas, f, "cell_areas", nc, dev, true);
+  check_values(a.primal_normal_vert_x, f, "primal_normal_vert_x", ne, dev);
+  check_values(a.primal_normal_vert_y, f, "primal_normal_vert_y", ne, dev);
+  check_values(a.dual_normal_vert_x, f, "dual_normal_vert_x", ne, dev);
+  check_values(a.dual_normal_vert_y, f, "dual_normal_vert_y", ne, dev);
+}
+
+/// e2c2v against e2v, e2c and c2v (1-based host copies): its first two entries are the edge's
+/// vertices (e2v, in order), the third and fourth the vertex of the first and of the second
+/// adjacent cell that is not on the edge (nothing to check where that cell is missing).
+void check_e2c2v(const icondiff_icon_grid_args& a,
+                 const std::map<std::string, std::vector<int>>& tables, long nc, long ne) {
+  const char* f = grid_init_name;
+  const std::vector<int>& e2c2v = tables.at("e2c2v");
+  const std::vector<int>& e2v = tables.at("e2v");
+  const std::vector<int>& e2c = tables.at("e2c");
+  const std::vector<int>& c2v = tables.at("c2v");
+  const long l4 = a.e2c2v.size[0], lv = a.e2v.size[0], lc = a.e2c.size[0], l3 = a.c2v.size[0];
+  const auto at = [](const std::vector<int>& t, long ld, long row, long col) {
+    return t[static_cast<std::size_t>(col * ld + row)];
+  };
+  for (long e = 0; e < ne; ++e) {
+    for (long k = 0; k < 2; ++k)
+      if (at(e2c2v, l4, e, k) != at(e2v, lv, e, k))
+        throw InvalidArgument(fmt::format(
+            "{}: e2c2v({}, {}) = {} but e2v({}, {}) = {} (1-based): e2c2v's first two entries "
+            "must be the edge's vertices e2v",
+            f, e + 1, k + 1, at(e2c2v, l4, e, k), e + 1, k + 1, at(e2v, lv, e, k)));
+    for (long k = 0; k < 2; ++k) {
+      const int c = at(e2c, lc, e, k);
+      if (c < 1 || c > nc) continue;
+      int far = 0;
+      for (long j = 0; j < 3; ++j) {
+        const int v = at(c2v, l3, c - 1, j);
+        if (v != at(e2v, lv, e, 0) && v != at(e2v, lv, e, 1)) far = v;
+      }
+      const int given = at(e2c2v, l4, e, k + 2);
+      if (given != far)
+        throw InvalidArgument(fmt::format(
+            "{}: e2c2v({}, {}) = {} (1-based), but the vertex of cell e2c({}, {}) = {} that is "
+            "not on the edge is {} (c2v({}, :) = {}, {}, {})",
+            f, e + 1, k + 3, given, e + 1, k + 1, c, far, c, at(c2v, l3, c - 1, 0),
+            at(c2v, l3, c - 1, 1), at(c2v, l3, c - 1, 2)));
+    }
+  }
+}
+
+/// A connectivity problem of grid_from_icon_arrays (0-based rows, slots and indices, as the C++
+/// grid speaks) in ICON's 1-based numbering: every row, slot and point index + 1 (a missing
+/// entry, -1 there, becomes ICON's 0); counts stay as they are.
+std::string icon_numbering(const GridConsistencyError& e) {
+  const std::string& problem = e.problem();
+  const bool counts = problem.find("end at this vertex") != std::string::npos ||
+                      problem.find("have this vertex") != std::string::npos;
+  std::string head = problem, tail;
+  const std::size_t range = problem.find("outside [0, ");
+  if (range != std::string::npos) {
+    head = problem.substr(0, range);
+    const std::string n = problem.substr(range + 12, problem.find(')', range) - range - 12);
+    tail = fmt::format("outside 1..{}", n);
+  }
+  std::string out;
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < head.size();) {
+    const bool starts_number = !counts && (i == 0 || (!word(head[i - 1]) && head[i - 1] != '.')) &&
+                               (std::isdigit(static_cast<unsigned char>(head[i])) ||
+                                (head[i] == '-' && i + 1 < head.size() &&
+                                 std::isdigit(static_cast<unsigned char>(head[i + 1]))));
+    if (!starts_number) {
+      out += head[i++];
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < head.size() && std::isdigit(static_cast<unsigned char>(head[j]))) ++j;
+    if (j < head.size() && (word(head[j]) || head[j] == '.')) {  // part of a name or a number
+      out += head.substr(i, j - i);
+    } else {
+      out += std::to_string(std::stoll(head.substr(i, j - i)) + 1);
+    }
+    i = j;
+  }
+  out += tail;
+  if (e.row() < 0) return fmt::format("grid table '{}': {}", e.table(), out);
+  return fmt::format("grid table '{}', row {} (1-based, as every row, slot and index here): {}",
+                     e.table(), e.row() + 1, out);
+}
+
+/// Global indices: >= 1 and each point's own (a duplicate names both 1-based positions).
+void check_global_indices(const icondiff_array& glb, const char* name, long n) {
+  const char* f = grid_init_name;
+  const auto* g = static_cast<const int*>(glb.data);
+  std::vector<std::pair<int, long>> sorted;
+  sorted.reserve(static_cast<std::size_t>(n));
+  for (long i = 0; i < n; ++i) {
+    if (g[i] < 1)
+      throw InvalidArgument(fmt::format("{}: {}({}) = {} is not a global index >= 1 (1-based)", f,
+                                        name, i + 1, g[i]));
+    sorted.emplace_back(g[i], i);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i].first == sorted[i - 1].first)
+      throw InvalidArgument(fmt::format(
+          "{}: {}({}) and {}({}) (1-based positions) are both {}: every point's global index "
+          "must be its own",
+          f, name, sorted[i - 1].second + 1, name, sorted[i].second + 1, sorted[i].first));
+}
+
+/// The static fields diffusion_init copies: finite (nudgecoeff_e also >= 0).
+void check_diffusion_values(const icondiff_diffusion_args& a, long nc, long ne, long nv, bool dev) {
+  const char* f = diffusion_init_name;
+  check_values(a.theta_ref_mc, f, "theta_ref_mc", nc, dev);
+  check_values(a.wgtfac_c, f, "wgtfac_c", nc, dev);
+  check_values(a.e_bln_c_s, f, "e_bln_c_s", nc, dev);
+  check_values(a.geofac_div, f, "geofac_div", nc, dev);
+  check_values(a.geofac_grg_x, f, "geofac_grg_x", nc, dev);
+  check_values(a.geofac_grg_y, f, "geofac_grg_y", nc, dev);
+  check_values(a.geofac_n2s, f, "geofac_n2s", nc, dev);
+  for_each_value<double>(a.nudgecoeff_e, ne, dev, [&](double v, long e, long) {
+    if (!std::isfinite(v) || v < 0.0)
+      throw InvalidArgument(fmt::format(
+          "{}: nudgecoeff_e({}) = {} (1-based) is not a finite number >= 0", f, e + 1, v));
+  });
+  // rbf_vec_coeff_v (6, 2, nproma): the vertex is the last subscript.
+  const std::vector<double> rbf = host_values<double, M>(a.rbf_vec_coeff_v, 3, dev);
+  for (long v = 0; v < nv; ++v)
+    for (long c = 0; c < 12; ++c)
+      if (!std::isfinite(rbf[static_cast<std::size_t>(12 * v + c)]))
+        throw InvalidArgument(
+            fmt::format("{}: rbf_vec_coeff_v({}, {}, {}) = {} (1-based) is not a finite number", f,
+                        c % 6 + 1, c / 6 + 1, v + 1, rbf[static_cast<std::size_t>(12 * v + c)]));
+}
+
+/// The Smagorinsky profile's heights in the order its formula needs (ICON's enh_smag_fac,
+/// ICON4Py's _en_smag_fac_for_zero_nshift): linear over [z, z2] and quadratic over [z2, z4]
+/// (through z3), each clamped to its range, so z < z2 < z4; z3 is a node of the quadratic only
+/// (distinct from z2 and z4, checked by the configuration; ICON4Py's default puts it below z2).
+void check_smagorinsky_heights(const icondiff_diffusion_args& a) {
+  const double z[4] = {a.smagorinski_scaling_height, a.smagorinski_scaling_height2,
+                       a.smagorinski_scaling_height3, a.smagorinski_scaling_height4};
+  if (!(z[0] < z[1] && z[1] < z[3]))
+    throw ConfigError(fmt::format(
+        "{}: smagorinski_scaling_height, _height2, _height3, _height4 (ICON's hdiff_smag_z, "
+        "_z2, _z3, _z4) = {}, {}, {}, {}: the profile needs hdiff_smag_z < hdiff_smag_z2 < "
+        "hdiff_smag_z4 (it is linear from z to z2 and quadratic from z2 to z4; reversed heights "
+        "turn its clamps into constants of the wrong sign)",
+        diffusion_init_name, z[0], z[1], z[2], z[3]));
+}
+
+/// The folder a capture will write to: an existing, writable directory now, not a failure (status
+/// 99) at the captured call.
+void check_capture_directory(const char* directory, int call) {
+  const char* f = "capture_savepoints";
+  std::error_code ec;
+  const std::filesystem::path path(directory);
+  if (*directory == '\0') throw InvalidArgument(fmt::format("{}: directory is empty", f));
+  if (!std::filesystem::exists(path, ec))
+    throw InvalidArgument(fmt::format(
+        "{}: directory '{}' does not exist (create it first: call {} writes its savepoints there)",
+        f, directory, call));
+  if (!std::filesystem::is_directory(path, ec))
+    throw InvalidArgument(fmt::format("{}: directory '{}' is not a directory", f, directory));
+  if (access(directory, W_OK | X_OK) != 0)
+    throw InvalidArgument(fmt::format(
+        "{}: directory '{}' is not writable by this process (call {} writes its savepoints there)",
+        f, directory, call));
+}
+
+/// The outputs a run writes must not share memory with each other or with its input rho.
+void check_no_overlap(const icondiff_run_args& a, long nlev) {
+  struct Range {
+    const char* name;
+    const icondiff_array* array;
+    long levels;
+    bool output;
+  };
+  const Range ranges[] = {
+      {"w", &a.w, nlev + 1, true},           {"vn", &a.vn, nlev, true},
+      {"exner", &a.exner, nlev, true},       {"theta_v", &a.theta_v, nlev, true},
+      {"rho", &a.rho, nlev, false},          {"hdef_ic", &a.hdef_ic, nlev + 1, true},
+      {"div_ic", &a.div_ic, nlev + 1, true}, {"dwdx", &a.dwdx, nlev + 1, true},
+      {"dwdy", &a.dwdy, nlev + 1, true}};
+  const auto bounds = [](const Range& r) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(r.array->data);
+    return std::make_pair(begin, begin + static_cast<std::uintptr_t>(r.array->size[0]) *
+                                             static_cast<std::uintptr_t>(r.levels) *
+                                             sizeof(double));
+  };
+  for (std::size_t i = 0; i < std::size(ranges); ++i)
+    for (std::size_t j = i + 1; j < std::size(ranges); ++j) {
+      const Range &x = ranges[i], &y = ranges[j];
+      if (x.array->data == nullptr || y.array->data == nullptr || !(x.output || y.output)) continue;
+      const auto [xb, xe] = bounds(x);
+      const auto [yb, ye] = bounds(y);
+      if (xb < ye && yb < xe)
+        throw InvalidArgument(fmt::format(
+            "{}: {} and {} overlap in memory{}: the granule writes {} in place, so every output "
+            "must be an array of its own, apart from every input",
+            diffusion_run_name, x.name, y.name, xb == yb ? " (the same array)" : "",
+            x.output ? x.name : y.name));
+    }
+}
+
 }  // namespace
 }  // namespace icondiff::capi
 
@@ -152,6 +444,9 @@ struct icondiff_diffusion {
   std::string capture_directory;
   std::string grid_source;
   bool released = false;
+  /// Set while a thread is inside a call on this granule (capi::BusyGuard): a second thread's
+  /// call is refused with ICONDIFF_BUSY instead of racing on the granule and its arrays.
+  mutable std::atomic<bool> busy{false};
   icondiff::Grid local_grid;  ///< for savepoints of a rank's part (decomposed grids only)
   icondiff::FieldSizes whole_sizes;
 #if ICONDIFF_HAVE_MPI
@@ -283,11 +578,17 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
 
   auto handle = std::make_unique<icondiff_icon_grid>();
   handle->on_gpu = dev;
+  check_global_indices(a.c_glb_index, "c_glb_index", nc);
+  check_global_indices(a.e_glb_index, "e_glb_index", ne);
+  check_global_indices(a.v_glb_index, "v_glb_index", nv);
   try {
     handle->grid = grid_from_icon_arrays(g);
+  } catch (const GridConsistencyError& e) {
+    throw InvalidArgument(fmt::format("{}: {}", f, icon_numbering(e)));
   } catch (const Error& e) {
     throw InvalidArgument(fmt::format("{}: {}", f, e.what()));
   }
+  check_e2c2v(a, host_tables, nc, ne);
   handle->grid.source = "ICON arrays (grid_init)";
   if (handle->grid.limited_area != (a.limited_area != 0))
     throw InvalidArgument(fmt::format(
@@ -298,6 +599,18 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
   // Vertical grid: vct_a gives nlev + 1 half-level heights; nrd from the damping height.
   check_array(a.vct_a, f, "vct_a", {exactly(nlev + 1, "vertical_size + 1")});
   handle->vertical.vct_a = host_values<double, M>(a.vct_a, static_cast<std::size_t>(nlev + 1), dev);
+  // ICON's 1-based vct_a(k) here; the vertical grid's own check below speaks 0-based.
+  const std::vector<double>& vct_a = handle->vertical.vct_a;
+  for (std::size_t k = 0; k < vct_a.size(); ++k) {
+    if (!std::isfinite(vct_a[k]))
+      throw InvalidArgument(
+          fmt::format("{}: vct_a({}) = {} is not a finite height (1-based)", f, k + 1, vct_a[k]));
+    if (k > 0 && !(vct_a[k] < vct_a[k - 1]))
+      throw InvalidArgument(fmt::format(
+          "{}: vct_a({}) = {} is not below vct_a({}) = {} (1-based): vct_a must decrease from the "
+          "model top to the surface",
+          f, k + 1, vct_a[k], k, vct_a[k - 1]));
+  }
   handle->vertical.end_index_of_damping_layer =
       end_index_of_damping_layer(handle->vertical.vct_a, a.rayleigh_damping_height);
   try {
@@ -336,6 +649,7 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
                                                {&a.cell_center_lon, "cell_center_lon"},
                                                {&a.cell_areas, "cell_areas"}})
     check_array(*array, f, name, {at_least(nc, "num_cells")});
+  check_grid_values(a, host_tables, nc, ne, dev);
 
   handle->device = DeviceGrid<M>(handle->grid);
   const FieldSizes sizes = handle->device.sizes();
@@ -388,6 +702,11 @@ icondiff_icon_grid* create_grid_on_ranks(const icondiff_icon_grid_args& a) {
                   : l == 1 ? "e_glb_index"
                            : "v_glb_index",
                   {at_least(sizes[l], names[l])});
+      check_global_indices(*glb[l],
+                           l == 0   ? "c_glb_index"
+                           : l == 1 ? "e_glb_index"
+                                    : "v_glb_index",
+                           sizes[l]);
       const auto* m = static_cast<const unsigned char*>(masks[l]->data);
       const auto* g = static_cast<const int*>(glb[l]->data);
       owned[l].assign(m, m + sizes[l]);
@@ -512,12 +831,19 @@ void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bo
       if (k < 0 || k >= nlev)
         throw InvalidArgument(fmt::format("{}: zd_vertidx(1, {}) = {} is not a level in 1..{}", f,
                                           i + 1, k + 1, nlev));
+      if (!std::isfinite(dcoef[static_cast<std::size_t>(i)]))
+        throw InvalidArgument(fmt::format("{}: zd_diffcoef({}) = {} is not a finite number", f,
+                                          i + 1, dcoef[static_cast<std::size_t>(i)]));
       diffcoef(c, k) = dcoef[static_cast<std::size_t>(i)];
       for (int j = 0; j < 3; ++j) {
         const long kn = vertidx[static_cast<std::size_t>(4 * i + j + 1)] - 1;
         if (kn < 0 || kn >= nlev)
           throw InvalidArgument(fmt::format("{}: zd_vertidx({}, {}) = {} is not a level in 1..{}",
                                             f, j + 2, i + 1, kn + 1, nlev));
+        if (!std::isfinite(icoef[static_cast<std::size_t>(3 * i + j)]))
+          throw InvalidArgument(fmt::format("{}: zd_intcoef({}, {}) = {} is not a finite number", f,
+                                            j + 1, i + 1,
+                                            icoef[static_cast<std::size_t>(3 * i + j)]));
         intcoef(c, j, k) = icoef[static_cast<std::size_t>(3 * i + j)];
         vertoffset(c, j, k) = static_cast<int>(kn - k);
       }
@@ -547,6 +873,7 @@ icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
         "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
         a.backend));
   const DiffusionConfig config = config_from(a);
+  check_smagorinsky_heights(a);
   const index_t nc = grid.grid.num_cells, ne = grid.grid.num_edges, nv = grid.grid.num_vertices;
   const int nlev = grid.vertical.num_levels();
 
@@ -563,6 +890,7 @@ icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
   check_array(
       a.rbf_vec_coeff_v, f, "rbf_vec_coeff_v",
       {exactly(6, "rbf_vec_dim_v"), exactly(2, "vector components"), at_least(nv, "num_vertices")});
+  check_diffusion_values(a, nc, ne, nv, dev);
 
   auto handle = std::make_unique<icondiff_diffusion>();
   handle->on_gpu = dev;
@@ -669,8 +997,10 @@ void check_run_arguments(const icondiff_diffusion& d, const icondiff_run_args& a
   check_optional_array(a.div_ic, f, "div_ic", half);
   check_optional_array(a.dwdx, f, "dwdx", half);
   check_optional_array(a.dwdy, f, "dwdy", half);
-  if (!(a.dtime > 0.0))
-    throw InvalidArgument(fmt::format("{}: dtime = {} must be positive", f, a.dtime));
+  if (!(a.dtime > 0.0) || !std::isfinite(a.dtime))
+    throw InvalidArgument(
+        fmt::format("{}: dtime = {} must be a positive finite number", f, a.dtime));
+  check_no_overlap(a, nlev);
 }
 
 /// The run arguments' checks, agreed over the ranks of a decomposed grid: one MPI_Allreduce per
@@ -754,6 +1084,7 @@ void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
 
 // ---- The C functions --------------------------------------------------------------------------
 
+using icondiff::capi::BusyGuard;
 using icondiff::capi::guarded;
 using icondiff::capi::require_pointer;
 
@@ -793,12 +1124,15 @@ icondiff_status icondiff_diffusion_create(const icondiff_icon_grid* grid,
     *granule = nullptr;
     icondiff::capi::ensure_kokkos();
     icondiff_diffusion* handle = icondiff::capi::create_diffusion_on_ranks(*grid, *args);
-    icondiff::capi::register_handle(handle, [handle] {
-      handle->granule.reset();
-      handle->inputs = {};
-      handle->own_diagnostics = {};
-      handle->released = true;
-    });
+    icondiff::capi::register_handle(
+        handle,
+        [handle] {
+          handle->granule.reset();
+          handle->inputs = {};
+          handle->own_diagnostics = {};
+          handle->released = true;
+        },
+        &handle->busy);
     *granule = handle;
   });
 }
@@ -812,6 +1146,7 @@ void icondiff_diffusion_free(icondiff_diffusion* granule) {
 icondiff_status icondiff_diffusion_run(icondiff_diffusion* granule, const icondiff_run_args* args) {
   return guarded([&] {
     require_pointer(granule, "diffusion_run: granule (call diffusion_init first)");
+    const BusyGuard guard(granule->busy, "diffusion_run", "the granule");
     require_pointer(args, "diffusion_run: args");
     icondiff::capi::run(*granule, *args);
   });
@@ -821,6 +1156,7 @@ icondiff_status icondiff_diffusion_exchange_halos(icondiff_diffusion* granule,
                                                   const icondiff_run_args* args) {
   return guarded([&] {
     require_pointer(granule, "exchange_halos: granule");
+    const BusyGuard guard(granule->busy, "exchange_halos", "the granule");
     require_pointer(args, "exchange_halos: args");
     icondiff::capi::exchange_halos(*granule, *args);
   });
@@ -831,6 +1167,7 @@ icondiff_status icondiff_diffusion_capture_savepoints(icondiff_diffusion* granul
                                                       const char* grid_source) {
   return guarded([&] {
     require_pointer(granule, "capture_savepoints: granule");
+    const BusyGuard guard(granule->busy, "capture_savepoints", "the granule");
     if (call < 0)
       throw icondiff::InvalidArgument(fmt::format(
           "capture_savepoints: call = {} must be 0 (off) or a run's 1-based index", call));
@@ -839,6 +1176,7 @@ icondiff_status icondiff_diffusion_capture_savepoints(icondiff_diffusion* granul
       if (call <= granule->calls)
         throw icondiff::InvalidArgument(fmt::format(
             "capture_savepoints: call {} has run already ({} calls so far)", call, granule->calls));
+      icondiff::capi::check_capture_directory(directory, call);
     }
     granule->capture_call = call;
     granule->capture_directory = directory ? directory : "";
@@ -850,6 +1188,7 @@ icondiff_status icondiff_diffusion_calls(const icondiff_diffusion* granule, int*
   return guarded([&] {
     require_pointer(granule, "diffusion_calls: granule");
     require_pointer(calls, "diffusion_calls: calls");
+    const BusyGuard guard(granule->busy, "diffusion_calls", "the granule");
     *calls = granule->calls;
   });
 }

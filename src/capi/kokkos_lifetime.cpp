@@ -1,6 +1,7 @@
 #include "kokkos_lifetime.hpp"
 
 #include "caller_device.hpp"
+#include "capi_errors.hpp"
 
 #include <icondiff/kokkos_compat.hpp>
 
@@ -17,18 +18,40 @@ std::mutex mutex;
 bool started_by_us = false;
 bool exit_hook_installed = false;
 
-std::map<const void*, ReleaseViews>& handles() {
-  static auto* registry = new std::map<const void*, ReleaseViews>();  // never destroyed: used
-  return *registry;                                                   // by the exit hook
+struct Registered {
+  ReleaseViews release;
+  std::atomic<bool>* busy = nullptr;
+};
+
+std::map<const void*, Registered>& handles() {
+  static auto* registry = new std::map<const void*, Registered>();  // never destroyed: used
+  return *registry;                                                 // by the exit hook
 }
 
 void release_all_locked() {
-  for (auto& [handle, release] : handles()) release();
+  // Every busy flag first: a handle another thread is inside is not released under it.
+  std::vector<std::atomic<bool>*> taken;
+  for (auto& [handle, r] : handles()) {
+    if (r.busy == nullptr) continue;
+    bool expected = false;
+    if (!r.busy->compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+      for (std::atomic<bool>* flag : taken) flag->store(false, std::memory_order_release);
+      throw Busy(
+          "icondiff_finalize: a granule is busy: another thread is inside a call on it; "
+          "nothing was released (finalize after every call has returned)");
+    }
+    taken.push_back(r.busy);
+  }
+  for (auto& [handle, r] : handles()) r.release();
   handles().clear();
+  for (std::atomic<bool>* flag : taken) flag->store(false, std::memory_order_release);
 }
 
 void finalize_at_exit() {
-  finalize_kokkos();
+  try {
+    finalize_kokkos();
+  } catch (...) {  // a granule busy at exit: leave Kokkos to the process' end
+  }
 }
 
 }  // namespace
@@ -61,9 +84,9 @@ void ensure_kokkos() {
   }
 }
 
-void register_handle(const void* handle, ReleaseViews release) {
+void register_handle(const void* handle, ReleaseViews release, std::atomic<bool>* busy) {
   std::lock_guard<std::mutex> lock(mutex);
-  handles()[handle] = std::move(release);
+  handles()[handle] = Registered{std::move(release), busy};
 }
 
 void unregister_handle(const void* handle) {

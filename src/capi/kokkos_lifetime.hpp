@@ -4,6 +4,7 @@
 // View may outlive Kokkos.
 #pragma once
 
+#include <atomic>
 #include <functional>
 
 namespace icondiff::capi {
@@ -15,12 +16,15 @@ void ensure_kokkos();
 bool kokkos_running();
 
 /// Releases everything a handle holds in Kokkos memory; registered while the handle lives.
+/// `busy` (may be null) is the handle's flag of BusyGuard: finalize refuses (Busy) while another
+/// thread is inside a call on the handle, and holds every flag while it releases.
 using ReleaseViews = std::function<void()>;
-void register_handle(const void* handle, ReleaseViews release);
+void register_handle(const void* handle, ReleaseViews release, std::atomic<bool>* busy = nullptr);
 void unregister_handle(const void* handle);
 
 /// Releases every registered handle's Views (the handles stay valid and report that they were
-/// released), then finalizes Kokkos if icondiff started it.
+/// released), then finalizes Kokkos if icondiff started it. Throws Busy, releasing nothing, when
+/// a handle is busy in another thread.
 void finalize_kokkos();
 
 }  // namespace icondiff::capi

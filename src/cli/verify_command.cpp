@@ -16,7 +16,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstddef>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace icondiff::cli {
@@ -33,6 +37,69 @@ struct VerifyOptions {
   std::string strategy = "fused";
 };
 
+// ---- Non-finite values: never a pass ----------------------------------------------------------
+// The tolerance is relative to the expected value (|a - e| <= atol + rtol |e|): an expected inf
+// would accept any actual value, and equal infinities compare equal. A granule output is never
+// meant to be inf or NaN, so a non-finite value on either side fails the point, NaN against NaN
+// at the same point included (numpy.allclose's equal_nan=False, as ICON4Py's datatests).
+
+/// The value of a rank 1..3 View at (i, k, l) as a double.
+template <class V>
+double value_at(const V& v, std::size_t i, std::size_t k, std::size_t l) {
+  if constexpr (V::rank == 1)
+    return static_cast<double>(v(i));
+  else if constexpr (V::rank == 2)
+    return static_cast<double>(v(i, k));
+  else
+    return static_cast<double>(v(i, k, l));
+}
+
+/// Recounts the failing values of the compared field `name` of `comparison` with non-finite
+/// values failing, and notes the first non-finite one in `notes`.
+template <class E, class A>
+void fail_non_finite(SavepointComparison& comparison, const std::string& name, const E& expected,
+                     const A& actual, std::vector<std::string>& notes) {
+  FieldComparison* field = nullptr;
+  for (FieldComparison& f : comparison.fields)
+    if (f.field() == name && f.compared) field = &f;
+  if (field == nullptr || expected.size() == 0 || expected.size() != actual.size()) return;
+  const FieldTolerance& tol = field->tolerance;
+  std::size_t failing = 0, non_finite = 0;
+  std::size_t first_i = 0, first_k = 0;
+  double first_a = 0.0, first_e = 0.0;
+  const std::size_t n0 = expected.extent(0), n1 = E::rank > 1 ? expected.extent(1) : 1,
+                    n2 = E::rank > 2 ? expected.extent(2) : 1;
+  for (std::size_t l = 0; l < n2; ++l)
+    for (std::size_t k = 0; k < n1; ++k)
+      for (std::size_t i = 0; i < n0; ++i) {
+        const double e = value_at(expected, i, k, l), a = value_at(actual, i, k, l);
+        if (!std::isfinite(e) || !std::isfinite(a)) {
+          if (non_finite++ == 0) {
+            first_i = i;
+            first_k = E::rank > 2 ? k + n1 * l : k;
+            first_a = a;
+            first_e = e;
+          }
+          ++failing;
+        } else if (std::fabs(a - e) > tol.atol + tol.rtol * std::fabs(e)) {
+          ++failing;
+        }
+      }
+  if (non_finite == 0) return;
+  if (field->worst_point < 0 ||
+      !(std::isnan(field->worst_actual) || std::isnan(field->worst_expected))) {
+    field->worst_point = static_cast<index_t>(first_i);
+    field->worst_level = static_cast<int>(first_k);
+    field->worst_actual = first_a;
+    field->worst_expected = first_e;
+  }
+  field->num_failing = failing;
+  notes.push_back(fmt::format(
+      "{}: {} non-finite value(s), the first at (point {}, level {}): actual {}, expected {}; a "
+      "non-finite value on either side never passes",
+      name, non_finite, first_i, first_k, first_a, first_e));
+}
+
 // ---- What differs per granule: reading, describing and replaying a call -----------------------
 
 template <class Savepoint>
@@ -46,7 +113,7 @@ struct Granule<DiffusionSavepoint> {
   }
   static SavepointComparison replay(const DiffusionSavepoint& init,
                                     const DiffusionSavepoint& expected, const DeviceGrid<M>& grid,
-                                    const VerifyOptions& o) {
+                                    const VerifyOptions& o, std::vector<std::string>& notes) {
     fmt::print("with the {} strategy\n", o.strategy);
     DiffusionOptions<Space> options;
     options.strategy = parse_strategy(o.strategy);
@@ -54,7 +121,17 @@ struct Granule<DiffusionSavepoint> {
     auto prognostic = mirror_copy<M>(init.prognostic);
     auto diagnostic = mirror_copy<M>(init.diagnostic);
     diffusion.run(diagnostic, prognostic, init.dtime, init.initial_run);
-    return compare_diffusion_outputs(expected, prognostic, diagnostic);
+    using H = Kokkos::HostSpace;
+    const auto actual_prognostic = mirror_copy<H>(prognostic);
+    const auto actual_diagnostic = mirror_copy<H>(diagnostic);
+    SavepointComparison comparison =
+        compare_diffusion_outputs(expected, actual_prognostic, actual_diagnostic);
+    const auto check = [&](const FieldSpec& spec, const auto& e, const auto& a) {
+      fail_non_finite(comparison, spec.name, e, a, notes);
+    };
+    DiffusionPrognosticState<H>::for_each_field(check, expected.prognostic, actual_prognostic);
+    DiffusionDiagnosticState<H>::for_each_field(check, expected.diagnostic, actual_diagnostic);
+    return comparison;
   }
 };
 
@@ -71,7 +148,8 @@ struct Granule<SolveNhSavepoint> {
                        s.lprep_adv ? ", prep_adv" : "");
   }
   static SavepointComparison replay(const SolveNhSavepoint& init, const SolveNhSavepoint& expected,
-                                    const DeviceGrid<M>& grid, const VerifyOptions&) {
+                                    const DeviceGrid<M>& grid, const VerifyOptions&,
+                                    std::vector<std::string>& notes) {
     fmt::print("on a fresh granule, expecting every output bit for bit\n");
     SolveNonhydro<Space> granule(init.config, dycore_inputs_from_savepoint(init, grid), init.vct_a);
     auto diagnostic = mirror_copy<M>(init.diagnostic);
@@ -79,7 +157,25 @@ struct Granule<SolveNhSavepoint> {
     auto next = mirror_copy<M>(init.next);
     auto prep_adv = mirror_copy<M>(init.prep_adv);
     granule.time_step(diagnostic, current, next, prep_adv, init.step);
-    return compare_solve_nh_outputs(expected, diagnostic, next, prep_adv);
+    using H = Kokkos::HostSpace;
+    const auto actual_diagnostic = mirror_copy<H>(diagnostic);
+    const auto actual_next = mirror_copy<H>(next);
+    const auto actual_prep_adv = mirror_copy<H>(prep_adv);
+    SavepointComparison comparison =
+        compare_solve_nh_outputs(expected, actual_diagnostic, actual_next, actual_prep_adv);
+    const auto check = [&](const char* suffix) {
+      return [&, suffix](const FieldSpec& spec, const auto& e, const auto& a) {
+        fail_non_finite(comparison, spec.name + std::string(suffix), e, a, notes);
+      };
+    };
+    SolveNhPrognosticState<H>::for_each_field(check("_new"), expected.next, actual_next);
+    SolveNhDiagnosticState<H>::for_each_field(check(""), expected.diagnostic, actual_diagnostic);
+    SolveNhPrepAdvection<H>::for_each_field(check(""), expected.prep_adv, actual_prep_adv);
+    Kokkos::View<double*, H> e("expected", 1), a("actual", 1);
+    e(0) = expected.diagnostic.max_vertical_cfl;
+    a(0) = actual_diagnostic.max_vertical_cfl;
+    fail_non_finite(comparison, "max_vertical_cfl", e, a, notes);
+    return comparison;
   }
 };
 
@@ -119,6 +215,61 @@ std::vector<Savepoint> read_parts(const std::vector<std::string>& paths,
   return parts;
 }
 
+/// Refuses an init and an exit savepoint (set) that are not of the same call, naming the first
+/// difference: the number of ranks, the grid (uuid, sizes, limited area), the number of levels,
+/// the call's scalars (dtime, initial run, substep). Without it a mixed-up pair would be replayed
+/// and every field would fail (or extents would not match) without saying why.
+template <class Savepoint>
+void check_same_call(const std::vector<Savepoint>& init, const std::vector<Savepoint>& exit,
+                     const VerifyOptions& o) {
+  const auto ranks = [](const Savepoint& s) {
+    return s.decomposition ? s.decomposition->num_ranks : 1;
+  };
+  const auto differ = [](const std::string& what, const std::string& in_value,
+                         const std::string& in_path, const std::string& out_value,
+                         const std::string& out_path) {
+    return Error(fmt::format(
+        "--in and --out are not savepoints of the same call: {} is {} in '{}' but {} in '{}'; "
+        "give the exit savepoint(s) captured with the init savepoint(s)",
+        what, in_value, in_path, out_value, out_path));
+  };
+  if (ranks(init.front()) != ranks(exit.front()))
+    throw differ("the number of ranks", std::to_string(ranks(init.front())), o.inputs.front(),
+                 std::to_string(ranks(exit.front())), o.expected.front());
+  // The parts of a decomposed call pair up by rank (the files may come in any order).
+  std::map<int, std::size_t> exit_of_rank;
+  for (std::size_t j = 0; j < exit.size(); ++j)
+    exit_of_rank[exit[j].decomposition ? exit[j].decomposition->rank : 0] = j;
+  for (std::size_t i = 0; i < init.size(); ++i) {
+    const Savepoint& a = init[i];
+    const auto found = exit_of_rank.find(a.decomposition ? a.decomposition->rank : 0);
+    if (found == exit_of_rank.end())
+      throw Error(fmt::format(
+          "--in and --out are not savepoints of the same call: '{}' is rank {}'s, and no --out "
+          "savepoint is that rank's",
+          o.inputs[i], a.decomposition ? a.decomposition->rank : 0));
+    const Savepoint& b = exit[found->second];
+    const std::string& pa = o.inputs[i];
+    const std::string& pb = o.expected[found->second];
+    const SavepointGridReference &ga = a.grid, &gb = b.grid;
+    if (!ga.uuid.empty() && !gb.uuid.empty() && ga.uuid != gb.uuid)
+      throw differ("the grid's uuidOfHGrid", ga.uuid, pa, gb.uuid, pb);
+    const auto sizes = [](const SavepointGridReference& g) {
+      return fmt::format("{} cells, {} edges, {} vertices", g.num_cells, g.num_edges,
+                         g.num_vertices);
+    };
+    if (sizes(ga) != sizes(gb)) throw differ("the grid", sizes(ga), pa, sizes(gb), pb);
+    if (ga.limited_area != gb.limited_area)
+      throw differ("the grid", ga.limited_area ? "limited-area" : "global", pa,
+                   gb.limited_area ? "limited-area" : "global", pb);
+    if (a.num_levels() != b.num_levels())
+      throw differ("the number of levels (nlev)", std::to_string(a.num_levels()), pa,
+                   std::to_string(b.num_levels()), pb);
+    const std::string ca = Granule<Savepoint>::describe(a), cb = Granule<Savepoint>::describe(b);
+    if (ca != cb) throw differ("the call", ca, pa, cb, pb);
+  }
+}
+
 /// One savepoint on the whole grid from `parts`.
 template <class Savepoint>
 Savepoint whole(std::vector<Savepoint> parts, const Grid& grid, const std::string& source) {
@@ -132,6 +283,7 @@ int verify(const VerifyOptions& o, SavepointGranule granule) {
       read_parts<Savepoint>(o.inputs, {granule, SavepointKind::Init}, "--in");
   std::vector<Savepoint> exit_parts =
       read_parts<Savepoint>(o.expected, {granule, SavepointKind::Exit}, "--out");
+  check_same_call(init_parts, exit_parts, o);
   const std::string source = o.grid.empty() ? init_parts.front().grid.source : o.grid;
   if (source.empty())
     throw Error(
@@ -150,7 +302,10 @@ int verify(const VerifyOptions& o, SavepointGranule granule) {
              grid.num_cells, init.num_levels(), Granule<Savepoint>::describe(init), source);
 
   const DeviceGrid<M> device(grid);
-  const SavepointComparison comparison = Granule<Savepoint>::replay(init, expected, device, o);
+  std::vector<std::string> notes;
+  const SavepointComparison comparison =
+      Granule<Savepoint>::replay(init, expected, device, o, notes);
+  for (const std::string& note : notes) fmt::print("{}\n", note);
   fmt::print("{}", format_comparison(comparison));
   return comparison.passed() ? 0 : 1;
 }
