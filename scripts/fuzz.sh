@@ -9,7 +9,7 @@
 #
 #   --seconds N       run each harness N seconds (default 60; what CI runs)
 #   --runs N          run each harness for N inputs instead
-#   --only H,...      only these harnesses (grid_file, savepoint_file, run_config)
+#   --only H,...      only these harnesses (grid_file, savepoint_file, run_config, partition_file, capi_static)
 #   --build-dir DIR   build folder (default: build-fuzz)
 #   --artifacts DIR   where the inputs of findings go (default: <build-dir>/fuzz-artifacts)
 #   --keep-corpus DIR copy each harness's grown corpus to DIR/<harness>/ at the end
@@ -35,7 +35,7 @@ die() {
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/ci_timing.sh
 source "$repo/scripts/ci_timing.sh"
-all_harnesses=(grid_file savepoint_file run_config)
+all_harnesses=(grid_file savepoint_file run_config partition_file capi_static)
 seconds=60
 runs=""
 only=""

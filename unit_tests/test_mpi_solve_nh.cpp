@@ -125,8 +125,9 @@ void decomposed_equals_single_rank(const test::GridCase& gc) {
   for (const Location location : {Location::Edge, Location::Cell}) {
     const MpiHaloTraffic& t = exchange->traffic(location);
     const int per_substep = 2;  // two edge and two cell exchanges per substep
-    if (size > 1)
+    if (size > 1) {
       EXPECT_EQ(t.exchanges, static_cast<long long>(per_substep * physics_steps * substeps));
+    }
     const double n = physics_steps * substeps;
     std::printf(
         "[rank %d of %d] %s exchanges per substep: %.0f, messages %.1f, %.1f kB sent, "

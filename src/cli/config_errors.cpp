@@ -1,12 +1,34 @@
 #include "config_errors.hpp"
+#include "output_paths.hpp"
+
+#include <icondiff/core/error.hpp>
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 namespace icondiff::cli {
 namespace {
+
+/// CLI11's TOML/INI reader, reading at most max_config_file_bytes of the stream.
+class BoundedConfig : public CLI::ConfigTOML {
+ public:
+  std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+    std::string text(max_config_file_bytes + 1, '\0');
+    input.read(text.data(), static_cast<std::streamsize>(text.size()));
+    const auto got = static_cast<std::uintmax_t>(input.gcount());
+    if (got > max_config_file_bytes)
+      throw CLI::FileError(fmt::format(
+          "--config: the file is longer than {} bytes; a configuration file with every option "
+          "is a few kB",
+          max_config_file_bytes));
+    text.resize(got);
+    std::istringstream bounded(text);
+    return CLI::ConfigTOML::from_config(bounded);
+  }
+};
 
 /// The 1-based line of `key` in section `section` of the TOML/INI file `path`; 0 if not found.
 int line_of(const std::string& path, const std::string& section, const std::string& key) {
@@ -31,6 +53,34 @@ std::string where(const std::string& path, int line) {
 }
 
 }  // namespace
+
+void set_config_file_option(CLI::App& app) {
+  CLI::Option* config = app.set_config(
+      "--config", "",
+      "read options from a TOML/INI file: a [run] section, keys named as the options");
+  config->trigger_on_parse()->check(CLI::Validator(
+      [](std::string& path) -> std::string {
+        try {
+          check_input_file("--config", path, max_config_file_bytes);
+        } catch (const Error& e) {
+          // CLI11 puts "--config: " in front.
+          const std::string message = e.what(), prefix = "--config ";
+          return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+        }
+        return {};
+      },
+      "FILE"));
+  app.config_formatter(std::make_shared<BoundedConfig>());
+  app.allow_config_extras(CLI::config_extras_mode::error);
+}
+
+std::string config_file_of(const CLI::App& app) {
+  for (const CLI::App* a = &app; a != nullptr; a = a->get_parent()) {
+    const CLI::Option* config = a->get_config_ptr();
+    if (config != nullptr && !config->results().empty()) return config->results().front();
+  }
+  return {};
+}
 
 std::string describe_config_error(const std::string& path, const std::string& message) {
   std::smatch m;

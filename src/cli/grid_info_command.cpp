@@ -1,4 +1,6 @@
 #include "commands.hpp"
+#include "config_errors.hpp"
+#include "memory_estimate.hpp"
 #include "output_paths.hpp"
 #include "statics_options.hpp"
 
@@ -10,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,13 +32,16 @@ struct GridInfoOptions {
   StaticsOptions statics;
   bool overwrite = false;
   bool json = false;
+  std::string max_memory;   ///< the memory it may use ("8G"); empty: MemAvailable
+  std::string config_file;  ///< the --config file read (an input)
 };
 
 /// Runs `write` on a temporary beside `path` and renames it to `path` only when it succeeded, so
 /// a failure never leaves a half-written file in place of an older one.
 template <class Write>
 void write_through_temporary(const std::string& path, Write&& write) {
-  const std::string temporary = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
+  const std::string temporary = temporary_beside(path);
+  remove_on_signal(temporary);
   try {
     write(temporary);
     std::filesystem::rename(temporary, path);
@@ -68,14 +74,39 @@ nlohmann::json zones_as_json(const Grid& grid, Location location) {
 }
 
 int run_grid_info(const GridInfoOptions& options) {
-  if (!options.write_path.empty())
-    check_output_file("--write", options.write_path, {options.grid_source}, options.overwrite);
-  if (!options.statics_path.empty()) {
-    std::vector<std::string> inputs = {options.grid_source};
-    if (!options.write_path.empty()) inputs.push_back(options.write_path);
-    check_output_file("--statics", options.statics_path, inputs, options.overwrite);
+  const bool generated = generated_cells(options.grid_source) > 0;
+  std::vector<NamedPath> inputs;
+  if (!generated) {
+    check_input_file("--grid", options.grid_source, std::numeric_limits<std::uintmax_t>::max());
+    inputs.push_back({"--grid", options.grid_source});
   }
+  if (!options.config_file.empty()) inputs.push_back({"--config", options.config_file});
+  std::vector<std::string> input_paths;
+  for (const NamedPath& input : inputs) input_paths.push_back(input.path);
+  if (!options.write_path.empty())
+    check_output_file("--write", options.write_path, input_paths, options.overwrite);
+  if (!options.statics_path.empty()) {
+    check_vertical_options(options.statics);
+    std::vector<std::string> also = input_paths;
+    if (!options.write_path.empty()) also.push_back(options.write_path);
+    check_output_file("--statics", options.statics_path, also, options.overwrite);
+  }
+  check_outputs_distinct({{"--write", options.write_path}, {"--statics", options.statics_path}},
+                         inputs);
+  // The memory guard of `icondiff run`: a grid that cannot fit is refused before it is generated
+  // (a file's size is known once it is read). Without --statics only the grid is built: the
+  // estimate's per-cell part without the levels.
+  const double limit = options.max_memory.empty() ? available_memory_bytes()
+                                                  : parse_bytes("--max-memory", options.max_memory);
+  const std::string limit_source =
+      options.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
+  const int nlev = options.statics_path.empty() ? 0 : options.statics.nlev;
+  if (generated)
+    check_memory("--grid " + options.grid_source, generated_cells(options.grid_source), nlev, limit,
+                 limit_source);
   const Grid grid = load_grid_source(options.grid_source);
+  if (!generated)
+    check_memory("--grid " + options.grid_source, grid.num_cells, nlev, limit, limit_source);
   if (!options.write_path.empty()) {
     write_through_temporary(options.write_path, [&](const std::string& temporary) {
       write_icon_grid(grid, temporary);
@@ -132,7 +163,13 @@ Command add_grid_info_command(CLI::App& app) {
   app.add_option(
          "--grid", options->grid_source,
          "ICON grid netCDF file, or generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]")
-      ->required();
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            return value.empty() ? std::string("empty value, expected a grid file or generate:RnBk")
+                                 : std::string();
+          },
+          ""));
   app.add_option("--write", options->write_path, "write the grid as an ICON grid netCDF file");
   app.add_option("--statics", options->statics_path,
                  "write every static field of the grid (interpolation, metric, edge and cell "
@@ -142,7 +179,12 @@ Command add_grid_info_command(CLI::App& app) {
   add_vertical_options(app, options->statics);
   add_dycore_metric_options(app, options->statics);
   app.add_flag("--json", options->json, "print JSON instead of a table");
-  return [options] { return run_grid_info(*options); };
+  app.add_option("--max-memory", options->max_memory,
+                 "refuse a grid estimated to need more (e.g. 8G); default: the available memory");
+  return [options, &app] {
+    options->config_file = config_file_of(app);
+    return run_grid_info(*options);
+  };
 }
 
 }  // namespace icondiff::cli

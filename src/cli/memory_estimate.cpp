@@ -72,6 +72,11 @@ void check_memory(const std::string& what, double cells, int nlev, double limit,
                   const std::string& limit_source) {
   if (!(limit > 0)) return;
   const double needed = estimated_run_bytes(cells, nlev);
+  if (needed > limit && nlev <= 0)  // the grid alone (grid-info without --statics)
+    throw InvalidArgument(fmt::format(
+        "{} needs about {} ({:.4g} cells: 213 MB + cells x 2.7 kB for the grid alone, measured), "
+        "more than the {} {}; take a smaller grid",
+        what, format_bytes(needed), cells, format_bytes(limit), limit_source));
   if (needed > limit)
     throw InvalidArgument(fmt::format(
         "{} needs about {} ({:.4g} cells x {} levels: 213 MB + cells x (2.7 kB + 400 B x nlev), "

@@ -29,7 +29,7 @@ std::string format_bytes(double bytes);
 double parse_bytes(const std::string& option, const std::string& text);
 
 /// Throws InvalidArgument when the estimate exceeds `limit` bytes (limit <= 0: no check), naming
-/// what was asked for and both numbers.
+/// what was asked for and both numbers. nlev = 0: the grid alone (`grid-info` without statics).
 void check_memory(const std::string& what, double cells, int nlev, double limit,
                   const std::string& limit_source);
 

@@ -3,6 +3,7 @@
 // (calls, median, min, max, effective GB/s by the byte model, share of a STREAM triad measured in
 // the same run). Optional UGRID output, JSON timer report and savepoints of one call.
 #include "commands.hpp"
+#include "config_errors.hpp"
 #include "cpu_affinity.hpp"
 #include "memory_estimate.hpp"
 #include "output_paths.hpp"
@@ -46,6 +47,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -84,6 +86,7 @@ struct RunOptions {
   StaticsOptions statics;    ///< --nlev, the vertical grid and the topography
   double vn_noise = 1.0;
   double w_noise = 0.05;
+  std::string config_file;  ///< the --config file read (an input no output may replace)
   DiffusionConfig config = mch_ch_r04b09_config();
   /// One option per field of diffusion_config_fields() with a namelist variable, holding its ICON
   /// namelist value (the slot of the field's kind); resolved_config() writes them into `config`.
@@ -142,6 +145,20 @@ DiffusionConfig resolved_config(const RunOptions& o) {
   DiffusionConfig c = o.config;
   for (const RunOptions::NamelistOption& slot : o.namelist) {
     const ConfigField& field = *slot.field;
+    const std::string name = field.namelist_variable();
+    if (field.kind == ConfigKind::Real && !std::isfinite(slot.real))
+      throw InvalidArgument(fmt::format("--{} {}: expected a finite number", name, slot.real));
+    // Ranges beyond the granule's own rules: a negative or zero w e-folding ratio makes a
+    // negative (anti-)diffusion coefficient; ICON runs use ndyn_substeps = 5 (rarely above 10).
+    if (name == "hdiff_w_efdt_ratio" && !(slot.real > 0 && slot.real <= 1e6))
+      throw InvalidArgument(fmt::format(
+          "--hdiff_w_efdt_ratio {}: expected 0 < ratio <= 1e6 (w diffusion e-folding time / time "
+          "step; <= 0 would be anti-diffusion)",
+          slot.real));
+    if (name == "ndyn_substeps" && (slot.integer < 1 || slot.integer > 100))
+      throw InvalidArgument(fmt::format(
+          "--ndyn_substeps {}: expected 1 .. 100 dynamics substeps per time step (ICON: 5)",
+          slot.integer));
     switch (field.kind) {
       case ConfigKind::Bool: field.set_namelist_value(c, slot.logical ? 1.0 : 0.0); break;
       case ConfigKind::Enum:
@@ -231,6 +248,10 @@ RankPart decompose(const Ranks& ranks, const HostDiffusionInputs& host, const Ru
   std::vector<int> owner;
   ranks.collectively([&] {
     if (!o.partition.empty()) {
+      // One line per cell ("17\n"; comments allowed): 64 bytes a cell and 1 MiB are far more
+      // than a partition file holds, and a bound on what is read.
+      check_input_file("--partition", o.partition,
+                       (std::uintmax_t(whole.num_cells) + 1) * 64 + (std::uintmax_t(1) << 20));
       owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
       part.partition = "file " + o.partition;
     } else {
@@ -362,8 +383,14 @@ int run_driver(const RunOptions& o) {
     if (!(o.dtime > 0) || !std::isfinite(o.dtime))
       throw InvalidArgument(
           fmt::format("--dtime {}: expected a positive, finite time step (s)", o.dtime));
-    if (o.statics.nlev < 2)
-      throw InvalidArgument(fmt::format("--nlev {}: expected at least 2 levels", o.statics.nlev));
+    // The output's and the savepoints' times go up to steps x dtime: finite, or the run would
+    // fail only when it writes them.
+    if (!std::isfinite(o.dtime * o.steps))
+      throw InvalidArgument(fmt::format(
+          "--dtime {}: the run's end time --steps {} x --dtime = {} s is not finite; expected a "
+          "time step below {:g} s",
+          o.dtime, o.steps, o.dtime * o.steps, std::numeric_limits<double>::max() / o.steps));
+    check_vertical_options(o.statics);
     if (o.output_every < 0)
       throw InvalidArgument(fmt::format(
           "--output-every {}: expected 0 (first and last state only) or a positive step count",
@@ -384,21 +411,46 @@ int run_driver(const RunOptions& o) {
     memory_limit_source =
         o.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
     if (const double cells = generated_cells(source); cells > 0)
-      check_memory("--generate " + o.generate, cells, o.statics.nlev, memory_limit,
-                   memory_limit_source);
-    // Every output path before any work: never over an input, never over an existing file
-    // without --overwrite, in a folder that exists and is writable.
-    const std::vector<std::string> inputs = {o.grid_file, o.partition};
-    if (!o.output.empty()) check_output_file("--output", o.output, inputs, o.overwrite);
-    if (!o.timers.empty()) check_output_file("--timers", o.timers, inputs, o.overwrite);
-    if (!o.output.empty() && !o.timers.empty() && o.output == o.timers)
-      throw InvalidArgument(fmt::format("--timers {}: the same file as --output", o.timers));
-    if (!o.savepoints.empty()) {
-      const std::string suffix =
-          ranks.decomposed() ? fmt::format(".rank{}.nc", ranks.rank()) : std::string(".nc");
-      check_output_directory("--savepoints", o.savepoints,
-                             {"diffusion-init" + suffix, "diffusion-exit" + suffix}, o.overwrite);
+      check_memory(o.grid_file.empty() ? "--generate " + o.generate : "--grid " + o.grid_file,
+                   cells, o.statics.nlev, memory_limit, memory_limit_source);
+    // Every input the run reads: a regular file (a device or FIFO is not read without end).
+    std::vector<NamedPath> inputs;
+    if (!o.grid_file.empty() && generated_cells(o.grid_file) < 0) {
+      check_input_file("--grid", o.grid_file, std::numeric_limits<std::uintmax_t>::max());
+      inputs.push_back({"--grid", o.grid_file});
     }
+    if (!o.config_file.empty()) inputs.push_back({"--config", o.config_file});
+    if (!o.partition.empty()) {
+      check_input_file("--partition", o.partition, std::numeric_limits<std::uintmax_t>::max());
+      inputs.push_back({"--partition", o.partition});
+    }
+    // Every output before any work: never over an input or another output (each savepoint file
+    // of every rank included), never over a device or FIFO, never over an existing file without
+    // --overwrite, in a folder that exists and is writable.
+    std::vector<std::string> input_paths;
+    for (const NamedPath& input : inputs) input_paths.push_back(input.path);
+    std::vector<NamedPath> outputs;
+    if (!o.output.empty()) {
+      check_output_file("--output", o.output, input_paths, o.overwrite);
+      outputs.push_back({"--output", o.output});
+    }
+    if (!o.timers.empty()) {
+      check_output_file("--timers", o.timers, input_paths, o.overwrite);
+      outputs.push_back({"--timers", o.timers});
+    }
+    if (!o.savepoints.empty()) {
+      std::vector<std::string> files;
+      for (int r = 0; r < ranks.size(); ++r)
+        for (const char* kind : {"diffusion-init", "diffusion-exit"}) {
+          const std::string file =
+              kind + (ranks.decomposed() ? fmt::format(".rank{}.nc", r) : std::string(".nc"));
+          files.push_back(file);
+          outputs.push_back(
+              {"--savepoints", (std::filesystem::path(o.savepoints) / file).string()});
+        }
+      check_output_directory("--savepoints", o.savepoints, files, o.overwrite);
+    }
+    check_outputs_distinct(outputs, inputs);
   });
   if (o.checks_only) return 0;
   const auto say = [&](const std::string& text) {
@@ -537,6 +589,10 @@ int run_driver(const RunOptions& o) {
   attributes["icondiff:dtime"] = fmt::format("{}", o.dtime);
   attributes["icondiff:version"] = ICONDIFF_VERSION_STRING;
   std::unique_ptr<UgridWriter> writer;
+  // The writer writes `<name>.tmp.<pid>.<n>` beside its file: for a name too long for that
+  // (NAME_MAX), it writes a short hidden name in the same folder, renamed to --output at the end.
+  const std::string writer_path =
+      o.output.empty() || temporary_fits_beside(o.output) ? o.output : temporary_beside(o.output);
   const auto write_output = [&](double time) {
     // One rank writes its own states as they are (no copy); several gather to rank 0 first.
     if (!ranks.decomposed()) return writer->write_step(time, prognostic, &diagnostic);
@@ -551,7 +607,9 @@ int run_driver(const RunOptions& o) {
       const auto& vct_a = host.metrics.vertical.vct_a;
       std::vector<double> full(nlev);
       for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
-      writer = std::make_unique<UgridWriter>(o.output, g, full, vct_a, attributes);
+      remove_temporaries_on_signal(writer_path);
+      if (writer_path != o.output) remove_on_signal(writer_path);
+      writer = std::make_unique<UgridWriter>(writer_path, g, full, vct_a, attributes);
     });
     write_output(0.0);
   }
@@ -580,6 +638,8 @@ int run_driver(const RunOptions& o) {
       if (ranks.decomposed()) init->metadata["rank"] = std::to_string(ranks.rank());
       ranks.collectively([&] {
         std::filesystem::create_directories(o.savepoints);
+        remove_temporaries_on_signal(in);
+        remove_temporaries_on_signal(out);
         write_diffusion_savepoint(in, *init);
         write_diffusion_savepoint(out, capture_diffusion_exit(*init, diagnostic, prognostic));
       });
@@ -617,7 +677,15 @@ int run_driver(const RunOptions& o) {
   }
   if (!o.output.empty()) {
     ranks.collectively([&] {
-      if (writer) writer->close();
+      if (!writer) return;
+      writer->close();
+      if (writer_path == o.output) return;
+      std::error_code ec;
+      std::filesystem::rename(writer_path, o.output, ec);
+      if (ec) {
+        std::filesystem::remove(writer_path, ec);
+        throw OutputFileError(o.output, "cannot move the written file into place");
+      }
     });
     say(fmt::format("\noutput      {} ({} times)\n", o.output,
                     writer ? writer->steps_written() : 0));
@@ -689,12 +757,23 @@ int run_driver(const RunOptions& o) {
   return 0;
 }
 
+/// A path option given as "": refused (an empty --grid would run the default grid, an empty
+/// --output write nothing) instead of read as "not given".
+CLI::Validator non_empty(const char* expected) {
+  return CLI::Validator(
+      [expected](std::string& value) {
+        return value.empty() ? fmt::format("empty value, expected {}", expected) : std::string();
+      },
+      "");
+}
+
 Command add_run_options(CLI::App& app, bool checks_only) {
   auto o = std::make_shared<RunOptions>();
   o->checks_only = checks_only;
   app.add_option("--grid", o->grid_file,
                  "ICON grid netCDF file (global or limited area), or a generated source "
-                 "generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]");
+                 "generate:RnBk[/cap:LON,LAT,R | /box:LON0,LON1,LAT0,LAT1]")
+      ->check(non_empty("a grid file or generate:RnBk"));
   app.add_option("--generate", o->generate, "generate a global icosahedral grid RnBk")
       ->capture_default_str();
   app.add_flag("--lam", o->lam, "cut a limited-area grid out of the generated one");
@@ -713,17 +792,20 @@ Command add_run_options(CLI::App& app, bool checks_only) {
                  "levels per work item of level-chunks and mdrange (0: all levels)")
       ->check(CLI::Range(0, 1 << 20))
       ->capture_default_str();
-  app.add_option("--output", o->output, "write a CF/UGRID netCDF file");
+  app.add_option("--output", o->output, "write a CF/UGRID netCDF file")
+      ->check(non_empty("a file name"));
   app.add_option("--output-every", o->output_every,
                  "also write every N steps (0: first and last only)");
-  app.add_option("--timers", o->timers, "write the timer report as JSON");
+  app.add_option("--timers", o->timers, "write the timer report as JSON")
+      ->check(non_empty("a file name"));
   app.add_option("--timing", o->timing,
                  "kernels: fence and time every kernel; calls: time whole calls only, one fence "
                  "per call (default on GPUs)")
       ->check(CLI::IsMember({"kernels", "calls"}))
       ->capture_default_str();
   app.add_option("--savepoints", o->savepoints,
-                 "write diffusion-init.nc / diffusion-exit.nc of one call here");
+                 "write diffusion-init.nc / diffusion-exit.nc of one call here")
+      ->check(non_empty("a folder"));
   app.add_option("--savepoint-step", o->savepoint_step, "the call to capture")
       ->capture_default_str();
   app.add_option("--vn-noise", o->vn_noise, "amplitude of random noise added to vn (m/s)")
@@ -733,7 +815,8 @@ Command add_run_options(CLI::App& app, bool checks_only) {
       ->capture_default_str();
   app.add_option("--partition", o->partition,
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
-                 "default: METIS k-way");
+                 "default: METIS k-way")
+      ->check(non_empty("a partition file"));
   app.add_flag("--quiet", o->quiet, "print only the timer table");
   app.add_option("--max-memory", o->max_memory,
                  "refuse a run estimated to need more (e.g. 8G); default: the available memory");
@@ -742,7 +825,10 @@ Command add_run_options(CLI::App& app, bool checks_only) {
   app.add_flag("!--no-finite-check", o->finite_check,
                "do not stop at the first non-finite vn, w, theta_v or exner after a step");
   add_namelist_options(app, *o);
-  return [o] { return run_driver(*o); };
+  return [o, &app] {
+    o->config_file = config_file_of(app);
+    return run_driver(*o);
+  };
 }
 
 }  // namespace

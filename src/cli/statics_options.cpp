@@ -1,6 +1,40 @@
 #include "statics_options.hpp"
 
+#include <icondiff/core/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace icondiff::cli {
+
+void check_vertical_options(const StaticsOptions& o) {
+  const auto within = [](const char* option, double value, double min, double max,
+                         const char* why) {
+    if (!(value >= min && value <= max))
+      throw InvalidArgument(
+          fmt::format("--{} {}: expected {} .. {}{}", option, value, min, max, why));
+  };
+  // ICON's operational grids have 65-150 levels; beyond a few hundred the SLEVE coordinate breaks
+  // down between the flat height and the model top (measured: 1000 levels fail).
+  if (o.nlev < 2 || o.nlev > 500)
+    throw InvalidArgument(fmt::format(
+        "--nlev {}: expected at least 2 levels and at most 500 (ICON's grids have 65 to 150)",
+        o.nlev));
+  // UA-ICON's model top is at 150 km; above about 200 km the JW state has no defined value.
+  within("top_height", o.top_height, 1000, 200000, " m (the model top)");
+  within("min_lay_thckn", o.min_lay_thckn, 0, o.top_height / o.nlev,
+         " m (0: equidistant levels; nlev layers of it must fit below --top_height)");
+  within("damp_height", o.damp_height, 0, 1e6, " m");
+  within("thslp_zdiffu", o.thslp_zdiffu, 0, 1e3, " (a slope)");
+  within("thhgtd_zdiffu", o.thhgtd_zdiffu, 0, 1e5, " m");
+  // Higher than any mountain on Earth (8.8 km) and below the flat levels.
+  within("mount_height", o.mount_height, 0, 10000, " m (0: flat)");
+  within("mount_half_width", o.mount_half_width, 1, 2.1e7,
+         " m (up to half the Earth's circumference)");
+  within("mount_lon", o.mount_lon, -360, 360, " degrees");
+  within("mount_lat", o.mount_lat, -90, 90, " degrees");
+}
 
 void add_vertical_options(CLI::App& app, StaticsOptions& o) {
   const std::string group = "Vertical grid and topography";

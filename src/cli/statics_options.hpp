@@ -36,6 +36,12 @@ void add_vertical_options(CLI::App& app, StaticsOptions& o);
 /// --divdamp_trans_end, --htop_moist_proc, in the group "Dycore metric fields".
 void add_dycore_metric_options(CLI::App& app, StaticsOptions& o);
 
+/// Throws InvalidArgument naming the option and its allowed range when a vertical-grid or
+/// topography option is implausible (NaN, a negative mountain, more levels than fit, a model top
+/// where the vertical grid or the JW state break down), before any work: the factories would
+/// otherwise fail late, blaming another option, or not at all.
+void check_vertical_options(const StaticsOptions& o);
+
 /// The factories' configuration from the options (not validated: the factories validate it and
 /// name the field).
 StaticsSetupConfig statics_setup_config(const StaticsOptions& o);

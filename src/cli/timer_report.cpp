@@ -1,4 +1,5 @@
 #include "timer_report.hpp"
+#include "output_paths.hpp"
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
@@ -28,6 +29,15 @@ double number_at(const nlohmann::json& object, const char* measure, const char* 
 }  // namespace
 
 std::map<std::string, TimerEntry> read_timer_report(const std::string& path) {
+  // A regular file (a FIFO would block, a device never end) of at most 16 MiB: a report of every
+  // ICON timer is a few kB.
+  try {
+    check_input_file("timer report", path, std::uintmax_t(16) << 20);
+  } catch (const InvalidArgument& e) {
+    const std::string why = e.what(), prefix = "timer report " + path + ": ";
+    throw Error(fmt::format("timer report '{}' cannot be opened: {}", path,
+                            why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why));
+  }
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("timer report '{}' cannot be opened", path));
   nlohmann::json j;

@@ -101,7 +101,7 @@ expect_error() {
     fail "not exactly one error line for: $* :: $out"
 }
 args=(--nlev 4 --steps 1 --quiet)
-expect_error "rank 1: grid file '$work/missing.nc'" \
+expect_error "rank 1: --grid $work/missing.nc: the file does not exist" \
   -np 1 "$exe" run --generate R2B3 "${args[@]}" : -np 1 "$exe" run --grid "$work/missing.nc" "${args[@]}"
 expect_error "every rank must read the same grid" \
   -np 1 "$exe" run --generate R2B3 "${args[@]}" : -np 1 "$exe" run --generate R2B2 "${args[@]}"

@@ -223,20 +223,21 @@ with netCDF4.Dataset("huge.nc", "a") as f:
 PY
 expect_error 2 "spherical triangle of its vertices" run --grid huge.nc --nlev 12 --steps 1
 
-# ---- a run that goes non-finite stops at the first bad value ----
+# ---- an edge 1e-300 m long (once the way to make a run overflow) is refused when read ----
+# The run-time stop at the first non-finite value has no CLI trigger left that the input checks
+# let through (issue 30); the granules' own checks of it stay in the unit tests.
 cp in.nc tiny_edge.nc
 /usr/bin/python3 - <<'PY' || fail "could not edit tiny_edge.nc"
 import netCDF4
 with netCDF4.Dataset("tiny_edge.nc", "a") as f:
-    f["edge_length"][5] = 1e-300  # positive and finite: read, then 1/length overflows
+    f["edge_length"][5] = 1e-300
 PY
 out=$("$exe" run --grid tiny_edge.nc --nlev 12 --steps 3 --quiet --output huge_out.nc 2>&1)
 code=$?
-[ "$code" -eq 2 ] || fail "a run that overflows exited $code, expected 2: $out"
-printf '%s' "$out" | grep -q "step 1: .* is not finite" || fail "no message naming the step and field: $out"
-printf '%s' "$out" | grep -q "level [0-9]* (1-based)" || fail "no level in the message: $out"
-[ -e huge_out.nc ] && fail "the stopped run left its output file"
-ls | grep -q "huge_out.nc.tmp" && fail "the stopped run left a temporary output file"
+[ "$code" -eq 2 ] || fail "a grid with a 1e-300 m edge: exit $code, expected 2: $out"
+printf '%s' "$out" | grep -q "edge_length" || fail "no message naming edge_length: $out"
+[ -e huge_out.nc ] && fail "the refused run left its output file"
+ls | grep -q "huge_out.nc.tmp" && fail "the refused run left a temporary output file"
 
 # ---- a real grid, when present ----
 lam="$grid_dir/mch_ch_coarsegrid_wind_R19B04.nc"
