@@ -8,6 +8,20 @@ stencil_runner/icondiff_solve_nh_runner (its header comment has the file formats
 the same inputs as ICON4Py's Fortran binding builds it (bindings/dycore_wrapper.py
 ``solve_nh_init`` / ``solve_nh_run``).
 
+``--backend embedded`` runs the same SolveNonhydro on gt4py's embedded backend (ICON4Py's
+backend=None: ICON4Py's field operators executed in numpy, nothing compiled; the quick case takes
+about 20 s instead of gtfn's 23-31 minutes of compiling with a cold cache). gt4py 1.1.10's
+embedded execution cannot run SolveNonhydro as it is (ICON4Py 0.2.0 marks these tests
+``embedded_remap_error``); embedded_fixes.py fills the four gaps (neighbour tables to the same
+location, concat_where on a domain, as_offset, scans over the arguments' levels) without changing
+an arithmetic operation. ICON4Py's exp and log are then numpy's: its AVX-512 kernels differ from
+glibc's (which gtfn's C++ and icondiff call) by 1 ulp in exner at about 2 % of the points of
+every substep, so the script re-runs itself with numpy's SIMD kernels disabled
+(NPY_DISABLE_CPU_FEATURES; ``--numpy-simd on`` keeps them). Measured on the 2-core VM
+(2026-11-28): the quick case and the 20-level matrix (3 grids x dd24/dd4-iau) bit-identical,
+likewise gen-R2B4 x 65 dd4-iau (CFL clipping active, max_vertical_cfl 0.6974 on both sides).
+``--statics-source icon4py`` still computes ICON4Py's statics with its factories on gtfn_cpu.
+
 For each grid -- the real global R02B03 and limited-area R19B04 files in ../shared/data/grids and
 a global R2B4 written by ``icondiff grid-info --write`` -- at 65 levels (--nlev):
 
@@ -77,9 +91,12 @@ bin/icondiff):
 
     VENV=$(perf_tests/peers/icon4py/setup_venv.sh)
     $VENV/bin/python perf_tests/peers/icon4py/compare_solve_nh.py --build-dir build --quick
+    $VENV/bin/python perf_tests/peers/icon4py/compare_solve_nh.py --build-dir build --quick \\
+        --backend embedded            # nothing compiled (scripts/ci_icon4py_quick.sh)
     $VENV/bin/python perf_tests/peers/icon4py/compare_solve_nh.py --build-dir build \\
-        [--grids R02B03,R19B04-LAM,gen-R2B4] [--nlev 65] [--cases dd24,dd4-iau] \\
-        [--statics-source icondiff|icon4py|both] [--every-substep] [--markdown M] [--json J]
+        [--backend gtfn_cpu|embedded] [--grids R02B03,R19B04-LAM,gen-R2B4] [--nlev 65] \\
+        [--cases dd24,dd4-iau] [--statics-source icondiff|icon4py|both] [--every-substep] \\
+        [--markdown M] [--json J]
 
 gt4py compiles every program of SolveNonhydro (with all their variants: SolveNonhydro.__init__
 compiles them eagerly, domain bounds and level indices as compile-time constants) once per
@@ -414,7 +431,7 @@ def ii_as_numpy(x):
 
 
 def icon4py_granule(grid, statics: dict, sattrs: dict, case: Case, nlev: int,
-                    mean_cell_area: float):
+                    mean_cell_area: float, backend_name: str = "gtfn_cpu"):
     """ICON4Py's SolveNonhydro from the statics file's arrays, as solve_nh_init builds it."""
     import gt4py.next as gtx
     import icon4py_inputs as ii
@@ -423,7 +440,11 @@ def icon4py_granule(grid, statics: dict, sattrs: dict, case: Case, nlev: int,
     from icon4py.model.common.decomposition import definitions as decomposition
     from icon4py.model.common.grid import states as grid_states, vertical as v_grid
 
-    backend = ii.backend_like("gtfn_cpu")
+    backend = ii.backend_like(backend_name)
+    if backend_name == "embedded":
+        import embedded_fixes
+
+        embedded_fixes.install()
     alloc = model_backends.get_allocator(backend)
     C, E, V, K = dims.CellDim, dims.EdgeDim, dims.VertexDim, dims.KDim
 
@@ -834,7 +855,7 @@ def run_case(args, s: Setup, case: Case, runner, workdir: pathlib.Path, timings:
         import icon4py_inputs as ii
         from icon4py.model.common import dimension as dims
 
-        cells = ii.load_icon4py_grid_manager(s.grid_file, "gtfn_cpu", nlev).coordinates[
+        cells = ii.load_icon4py_grid_manager(s.grid_file, args.backend, nlev).coordinates[
             dims.CellDim]
         w_extra = updraft(s.statics, ii.as_numpy(cells["lon"]), ii.as_numpy(cells["lat"]),
                           case.updraft, 2.0 * np.sqrt(mean_cell_area))
@@ -869,7 +890,8 @@ def run_case(args, s: Setup, case: Case, runner, workdir: pathlib.Path, timings:
 
     # ICON4Py
     t0 = time.perf_counter()
-    granule, alloc = icon4py_granule(s.grid, s.statics, s.sattrs, case, nlev, mean_cell_area)
+    granule, alloc = icon4py_granule(s.grid, s.statics, s.sattrs, case, nlev, mean_cell_area,
+                                     args.backend)
     timings[f"{tag} ICON4Py set-up (gt4py compile when not cached)"] = time.perf_counter() - t0
     states = Icon4pyStates(arrays, alloc, s.sizes)
     rows: list[Row] = []
@@ -928,7 +950,7 @@ def setup_grid(args, name: str, grid_file: str, statics_name: str, icondiff, run
     import icon4py_inputs as ii
 
     nlev = args.nlev
-    grid = ii.load_icon4py_grid(grid_file, "gtfn_cpu", num_levels=nlev)
+    grid = ii.load_icon4py_grid(grid_file, args.backend, num_levels=nlev)
     own = workdir / f"{name}-{nlev}-icondiff-statics.nc"
     if not own.is_file():
         icondiff_statics(icondiff, grid_file, nlev, own)
@@ -959,7 +981,7 @@ def jw_state(s: Setup, runner, workdir: pathlib.Path, w_noise: float) -> tuple[d
 
 
 def markdown(rows: list[Row], args, seconds: float, timings: dict) -> str:
-    out = [f"icondiff's SolveNonhydro vs ICON4Py 0.2.0's SolveNonhydro.time_step (gtfn_cpu), "
+    out = [f"icondiff's SolveNonhydro vs ICON4Py 0.2.0's SolveNonhydro.time_step ({args.backend}), "
            f"seed {args.seed}, {args.substeps} substeps per step, {seconds:.0f} s.\n"]
     groups = {}
     for r in rows:
@@ -995,6 +1017,26 @@ def markdown(rows: list[Row], args, seconds: float, timings: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def numpy_simd_off() -> None:
+    """Re-run this script with every SIMD kernel numpy dispatches to on this CPU disabled
+    (NPY_DISABLE_CPU_FEATURES, read by numpy at import), as compare_factories.py --numpy-simd off.
+    On the embedded backend ICON4Py's float64 exp and log (exner) are numpy's: with its AVX-512
+    kernels exner differs from icondiff's (and gtfn's, both glibc's libm) by 1 ulp at a few
+    percent of the points after two substeps of the quick case; without them every value is
+    bit-identical."""
+    if os.environ.get("NPY_DISABLE_CPU_FEATURES"):
+        return
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    active = [f for f in __cpu_dispatch__ if __cpu_features__.get(f)]
+    if not active:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=" ".join(active))
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", type=pathlib.Path,
@@ -1006,6 +1048,12 @@ def main() -> int:
     parser.add_argument("--cases", help="comma-separated subset of " + ", ".join(CASES))
     parser.add_argument("--quick", action="store_true",
                         help="R19B04-LAM, 20 levels, case 'quick', 2 substeps per step")
+    parser.add_argument("--backend", choices=("gtfn_cpu", "embedded"), default="gtfn_cpu",
+                        help="ICON4Py's gt4py backend (embedded: numpy, nothing compiled)")
+    parser.add_argument("--numpy-simd", choices=("on", "off"),
+                        help="embedded only: numpy's SIMD math kernels (default off: the script "
+                             "re-runs itself with NPY_DISABLE_CPU_FEATURES, so that numpy's "
+                             "float64 exp/log are glibc's, as gtfn's and icondiff's)")
     parser.add_argument("--statics-source", choices=("icondiff", "icon4py", "both"),
                         default="icondiff", help="who computes the statics both sides read")
     parser.add_argument("--every-substep", action="store_true",
@@ -1019,6 +1067,8 @@ def main() -> int:
     parser.add_argument("--workdir", type=pathlib.Path, help="keep every file here")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
+    if args.backend == "embedded" and args.numpy_simd != "on":
+        numpy_simd_off()
     args.nlev = args.nlev or (20 if args.quick else 65)
     args.substeps = args.substeps or (2 if args.quick else 5)
     grids = args.grids.split(",") if args.grids else (["R19B04-LAM"] if args.quick
@@ -1051,8 +1101,10 @@ def main() -> int:
             workdir = args.workdir
         else:
             workdir = pathlib.Path(tempfile.mkdtemp(prefix="icondiff-solve-nh-"))
-        print(f"compare_solve_nh: runner {runner}, workdir {workdir}, GT4PY_BUILD_CACHE_DIR "
-              f"{os.environ.get('GT4PY_BUILD_CACHE_DIR')}", flush=True)
+        print(f"compare_solve_nh: ICON4Py backend {args.backend}, runner {runner}, workdir "
+              f"{workdir}, GT4PY_BUILD_CACHE_DIR {os.environ.get('GT4PY_BUILD_CACHE_DIR')}"
+              + (f", NPY_DISABLE_CPU_FEATURES={os.environ['NPY_DISABLE_CPU_FEATURES']}"
+                 if os.environ.get("NPY_DISABLE_CPU_FEATURES") else ""), flush=True)
         grid_files = {}
         for name, spec in GRIDS:
             if name not in grids:
