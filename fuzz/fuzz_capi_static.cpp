@@ -254,7 +254,11 @@ bool accepted(icondiff_status status, const char* call) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Case* c = [] {
     if (icondiff_initialize() != ICONDIFF_OK) finding("icondiff_initialize failed");
-    return new Case();
+    Case* made = new Case();
+    // libFuzzer ends with exit(): the ICON-array case's Views must go before Kokkos is finalised
+    // at exit (atexit handlers run in reverse order; this one is registered after Kokkos' own).
+    std::atexit([] { icon_case_free(); });
+    return made;
   }();
   c->reset();
   c->apply(data, size);
