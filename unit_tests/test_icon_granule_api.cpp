@@ -251,12 +251,13 @@ TEST(icon_granule_api, grid_init_checks_values_and_speaks_icons_1_based_indices)
                        {"vct_a(4) = ", "is not below vct_a(3) = ", "must decrease"});
   // e2c2v: the edge's vertices first, then the far vertex of each adjacent cell.
   int* far = index(g.e2c2v, 2 * ld + 10);
-  expect_value_refused(far, *index(g.e2c2v, 3 * ld + 10), create, bad,
-                       {"e2c2v(11, 3) = ", "but the vertex of cell e2c(11, 1) = ",
-                        "that is not on the edge is " + std::to_string(*far)});
   expect_value_refused(
-      index(g.e2c2v, 10), *index(g.e2c2v, ld + 10), create, bad,
-      {"e2c2v(11, 1) = ", "e2c2v's first two entries must be the edge's vertices"});
+      far, *index(g.e2c2v, 3 * ld + 10), create, bad,
+      {"grid table 'e2c2v', row 11 (1-based", "slot 3 is ", "but the vertex of adjacent cell ",
+       "(e2c slot 1) that is not on the edge is " + std::to_string(*far)});
+  expect_value_refused(index(g.e2c2v, 10), *index(g.e2c2v, ld + 10), create, bad,
+                       {"grid table 'e2c2v', row 11 (1-based", "slot 1 is ",
+                        "but the edge's vertex e2v slot 1 is "});
   // Global indices: each point its own; a duplicate names both positions.
   expect_value_refused(index(g.c_glb_index, 4), *index(g.c_glb_index, 1), create, bad,
                        {"c_glb_index(2) and c_glb_index(5) (1-based positions) are both 2"});

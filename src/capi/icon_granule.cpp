@@ -213,46 +213,6 @@ void check_grid_values(const icondiff_icon_grid_args& a,
   check_values(a.dual_normal_vert_y, f, "dual_normal_vert_y", ne, dev);
 }
 
-/// e2c2v against e2v, e2c and c2v (1-based host copies): its first two entries are the edge's
-/// vertices (e2v, in order), the third and fourth the vertex of the first and of the second
-/// adjacent cell that is not on the edge (nothing to check where that cell is missing).
-void check_e2c2v(const icondiff_icon_grid_args& a,
-                 const std::map<std::string, std::vector<int>>& tables, long nc, long ne) {
-  const char* f = grid_init_name;
-  const std::vector<int>& e2c2v = tables.at("e2c2v");
-  const std::vector<int>& e2v = tables.at("e2v");
-  const std::vector<int>& e2c = tables.at("e2c");
-  const std::vector<int>& c2v = tables.at("c2v");
-  const long l4 = a.e2c2v.size[0], lv = a.e2v.size[0], lc = a.e2c.size[0], l3 = a.c2v.size[0];
-  const auto at = [](const std::vector<int>& t, long ld, long row, long col) {
-    return t[static_cast<std::size_t>(col * ld + row)];
-  };
-  for (long e = 0; e < ne; ++e) {
-    for (long k = 0; k < 2; ++k)
-      if (at(e2c2v, l4, e, k) != at(e2v, lv, e, k))
-        throw InvalidArgument(fmt::format(
-            "{}: e2c2v({}, {}) = {} but e2v({}, {}) = {} (1-based): e2c2v's first two entries "
-            "must be the edge's vertices e2v",
-            f, e + 1, k + 1, at(e2c2v, l4, e, k), e + 1, k + 1, at(e2v, lv, e, k)));
-    for (long k = 0; k < 2; ++k) {
-      const int c = at(e2c, lc, e, k);
-      if (c < 1 || c > nc) continue;
-      int far = 0;
-      for (long j = 0; j < 3; ++j) {
-        const int v = at(c2v, l3, c - 1, j);
-        if (v != at(e2v, lv, e, 0) && v != at(e2v, lv, e, 1)) far = v;
-      }
-      const int given = at(e2c2v, l4, e, k + 2);
-      if (given != far)
-        throw InvalidArgument(fmt::format(
-            "{}: e2c2v({}, {}) = {} (1-based), but the vertex of cell e2c({}, {}) = {} that is "
-            "not on the edge is {} (c2v({}, :) = {}, {}, {})",
-            f, e + 1, k + 3, given, e + 1, k + 1, c, far, c, at(c2v, l3, c - 1, 0),
-            at(c2v, l3, c - 1, 1), at(c2v, l3, c - 1, 2)));
-    }
-  }
-}
-
 /// A connectivity problem of grid_from_icon_arrays (0-based rows, slots and indices, as the C++
 /// grid speaks) in ICON's 1-based numbering: every row, slot and point index + 1 (a missing
 /// entry, -1 there, becomes ICON's 0); counts stay as they are.
@@ -588,7 +548,6 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
   } catch (const Error& e) {
     throw InvalidArgument(fmt::format("{}: {}", f, e.what()));
   }
-  check_e2c2v(a, host_tables, nc, ne);
   handle->grid.source = "ICON arrays (grid_init)";
   if (handle->grid.limited_area != (a.limited_area != 0))
     throw InvalidArgument(fmt::format(

@@ -101,7 +101,23 @@ Grid grid_from_icon_arrays(const IconGridArrays& a) {
   }
   check_connectivity(g);
   build_derived_connectivity(g);
-  if (a.e2c2v.data != nullptr) g.e2c2v = convert_table("e2c2v", a.e2c2v, ne, 4, nv);
+  if (a.e2c2v.data != nullptr) {
+    // ICON's own e2c2v must be what the grid implies (the diffusion reads it as the edge's two
+    // vertices, then the far vertex of each adjacent cell): compared with the derived table.
+    const HostTable<index_t> given = convert_table("e2c2v", a.e2c2v, ne, 4, nv);
+    for (index_t e = 0; e < ne; ++e)
+      for (int k = 0; k < 4; ++k)
+        // No far vertex where the cell is missing (a boundary edge, a rank's outermost halo).
+        if (g.e2c2v(e, k) != missing_index && given(e, k) != g.e2c2v(e, k))
+          throw GridConsistencyError(
+              "e2c2v", e,
+              k < 2 ? fmt::format("slot {} is {}, but the edge's vertex e2v slot {} is {}", k,
+                                  given(e, k), k, g.e2c2v(e, k))
+                    : fmt::format("slot {} is {}, but the vertex of adjacent cell {} (e2c slot "
+                                  "{}) that is not on the edge is {}",
+                                  k, given(e, k), g.e2c(e, k - 2), k - 2, g.e2c2v(e, k)));
+    g.e2c2v = given;
+  }
   if (a.e2c2e.data != nullptr) {
     g.e2c2e = convert_table("e2c2e", a.e2c2e, ne, 4, ne);
     for (index_t e = 0; e < ne; ++e)

@@ -30,9 +30,8 @@ void apply_hydrostatic_adjustment(const DycoreInputs<Kokkos::HostSpace>& inputs,
   const auto& theta_ref_mc = m.theta_ref_mc;
   const auto& theta_ref_ic = m.reference_theta_at_cells_on_half_levels;
   auto d = [](const auto& v, std::size_t c, std::size_t k) { return static_cast<double>(v(c, k)); };
+  std::vector<double> temp_v(nlev);  // one column's virtual temperature, kept on every level
   for (std::size_t c = 0; c < nc; ++c) {
-    // The virtual temperature of the analytic state, kept on every level.
-    std::vector<double> temp_v(nlev);
     for (std::size_t k = 0; k < nlev; ++k) temp_v[k] = theta_v(c, k) * exner(c, k);
     for (std::size_t kk = nlev - 1; kk-- > 0;) {
       const std::size_t k = kk, b = k + 1;  // b: the level below, already balanced
