@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 namespace icondiff {
@@ -236,8 +237,9 @@ Zones zones_from_icon_index_arrays(Location location, const int* starts, const i
     const int p = icon_index_array_position(location, zone);
     const int first = starts[p], last = ends[p];
     // ICON writes 0 into some entries it never reads (ICON4Py clamps the start the same way).
-    const index_t start = std::max<index_t>(0, static_cast<index_t>(first) - 1);
-    const index_t end = last;
+    // 64-bit so that a caller's INT_MIN start stays a refusal instead of an overflow.
+    const std::int64_t start = std::max<std::int64_t>(0, std::int64_t{first} - 1);
+    const std::int64_t end = last;
     const int rl = icon_refinement_level(location, zone);
     if (start > n || end < 0 || end > n)
       throw InvalidArgument(fmt::format(
@@ -249,7 +251,7 @@ Zones zones_from_icon_index_arrays(Location location, const int* starts, const i
           "{0}_starts({1}) = {2} > {0}_ends({1}) + 1 = {3} (zone {4}, array position {5}): the "
           "zone ends before it starts",
           name, rl, first, last + 1, to_string(zone), p + 1));
-    ranges[z] = {start, end};
+    ranges[z] = {static_cast<index_t>(start), static_cast<index_t>(end)};
   }
   return Zones(location, ranges);
 }
