@@ -10,6 +10,10 @@
 #include "support/solve_nh_case.hpp"
 
 #include <icondiff/core/physical_constants.hpp>
+#include <icondiff/core/view_copy.hpp>
+#include <icondiff/dycore/surface_pressure.hpp>
+#include <icondiff/geometry/metric_fields.hpp>
+#include <icondiff/io/grid_source.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
 #include <icondiff/timeloop/dynamics_time_loop.hpp>
 
@@ -42,10 +46,12 @@ struct Case {
   std::vector<double> vct_a;
 };
 
-Case make_case(const std::string& grid_source) {
+Case make_case(const std::string& grid_source,
+               const TopographyConfig& topography = TopographyConfig::flat()) {
   Case c;
   StaticsSetupConfig setup;
   setup.vertical.num_levels = nlev;
+  setup.metrics.topography = topography;
   c.host = compute_static_inputs(load_grid_source(grid_source), setup, StaticFieldSelection::all());
   c.statics = make_static_fields<M>(c.host);
   const DeviceGrid<M> grid(c.host.grid);
@@ -263,6 +269,84 @@ TEST(HydrostaticAdjustment, EqualsIcon4pyAndQuietsTheSteadyState) {
   std::printf("steady JW, one step of 600 s: max |w| %.3e m/s analytic, %.3e m/s adjusted\n", w_raw,
               w_adjusted);
   EXPECT_LT(w_adjusted, 0.1 * w_raw);
+}
+
+/// ICON4Py's diagnose_surface_pressure at the surface half level, written out per cell from its
+/// field operator: p0ref * exp(cpd_o_rd * log(exner(k-3)) + grav_o_rd * (ddqz(k-1) / tv(k-1) +
+/// ddqz(k-2) / tv(k-2) + 0.5 * ddqz(k-3) / tv(k-3))) with k = nlev and tv = theta_v * exner.
+std::vector<double> icon4py_surface_pressure(const View2D<wp, H>& exner,
+                                             const View2D<wp, H>& theta_v,
+                                             const HostTable<double>& ddqz) {
+  const int k = static_cast<int>(exner.extent(1));
+  std::vector<double> ps(exner.extent(0));
+  for (std::size_t c = 0; c < ps.size(); ++c) {
+    const auto tv = [&](int level) { return theta_v(c, level) * exner(c, level); };
+    ps[c] = physics::p0ref * std::exp(physics::cpd / physics::rd * std::log(exner(c, k - 3)) +
+                                      physics::grav / physics::rd *
+                                          (ddqz(c, k - 1) / tv(k - 1) + ddqz(c, k - 2) / tv(k - 2) +
+                                           0.5 * ddqz(c, k - 3) / tv(k - 3)));
+  }
+  return ps;
+}
+
+/// JW06's balanced state has p_s = 1000 hPa on their surface (the JablonowskiWilliamson
+/// topography), not on a flat one; the diagnostic equals ICON4Py's formula.
+TEST(SurfacePressure, EqualsIcon4pyAndIs1000HpaOnTheJwSurface) {
+  for (const bool jw_surface : {false, true}) {
+    const Case c =
+        make_case("generate:R2B1", jw_surface ? TopographyConfig::jablonowski_williamson()
+                                              : TopographyConfig::flat());
+    const SolveNhHostStates s = jablonowski_williamson_solve_nh_states(
+        c.host.grid, c.host.metrics.z_ifc, c.host.metrics.z_mc, c.dycore_host,
+        JablonowskiWilliamsonConfig{}, HydrostaticAdjustment::icon4py);
+    const HostTable<double>& ddqz = c.host.dycore_metrics.ddqz_z_full;
+    const View2D<wp, H> ddqz_view = copy_to_view<wp, H>("ddqz", ddqz);
+    const View1D<wp, H> ps("ps", c.host.grid.num_cells);
+    diagnose_surface_pressure(Kokkos::DefaultHostExecutionSpace(), s.current.exner,
+                              s.current.theta_v, ddqz_view, ps);
+    Kokkos::fence();
+    const std::vector<double> expected =
+        icon4py_surface_pressure(s.current.exner, s.current.theta_v, ddqz);
+    double lo = 1e300, hi = -1e300;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_NEAR(ps(i), expected[i], 1e-9 * expected[i]) << "cell " << i;
+      lo = std::min(lo, ps(i));
+      hi = std::max(hi, ps(i));
+    }
+    if (jw_surface) {
+      // 1000 hPa up to the discrete diagnostic's error (a few Pa).
+      EXPECT_NEAR(lo, 1.0e5, 10.0);
+      EXPECT_NEAR(hi, 1.0e5, 10.0);
+    } else {
+      // On a flat surface the balanced flow's pressure varies with latitude (tens of hPa).
+      EXPECT_GT(hi - lo, 3000.0);
+    }
+  }
+}
+
+/// JW06 eq. (7)'s surface geopotential over g: -317 m at the poles, 113 m at the equator,
+/// the same on every longitude.
+TEST(Topography, JablonowskiWilliamsonSurface) {
+  const Grid g = load_grid_source("generate:R2B2");
+  const std::vector<double> h = compute_topography(g, TopographyConfig::jablonowski_williamson());
+  const double a_omega = g.sphere_radius * physics::earth_angular_velocity;
+  const double pi = 3.14159265358979323846;
+  const double cv = std::pow(std::cos((1.0 - 0.252) * pi / 2), 1.5);
+  for (index_t c = 0; c < g.num_cells; ++c) {
+    // JW06 eq. (7) with eta = 1, written from the paper.
+    const double lat = g.cell_lat[c];
+    const double phi_s =
+        35.0 * cv *
+        ((-2.0 * std::pow(std::sin(lat), 6) * (std::pow(std::cos(lat), 2) + 1.0 / 3.0) +
+          10.0 / 63.0) *
+             35.0 * cv +
+         (8.0 / 5.0 * std::pow(std::cos(lat), 3) * (std::pow(std::sin(lat), 2) + 2.0 / 3.0) -
+          pi / 4.0) *
+             a_omega);
+    EXPECT_NEAR(h[c], phi_s / physics::grav, 1e-9) << "cell " << c;
+  }
+  EXPECT_LT(*std::min_element(h.begin(), h.end()), -300.0);  // poles: -317 m
+  EXPECT_GT(*std::max_element(h.begin(), h.end()), 100.0);   // equator: 113 m
 }
 
 TEST(DynamicsTimeLoop, RefusesBadConfigurations) {

@@ -170,7 +170,7 @@ bench_part() {
 # The main job end to end on the device: set-up, calls timed whole (one fence per call, as a
 # GPU user runs it), the timer report as JSON.
 cli_part() {
-  program icondiff run --grid "$cli_grid" --nlev "$cli_nlev" --steps 6 --timing calls \
+  program icondiff run --model diffusion --grid "$cli_grid" --nlev "$cli_nlev" --steps 6 --timing calls \
     --timers "$out/cli_timers.json" >"$out/cli.log" 2>&1
 }
 

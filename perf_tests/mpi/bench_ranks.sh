@@ -16,10 +16,10 @@ run() {  # name ranks threads
   local name=$1 ranks=$2 threads=$3 extra=()
   ((ranks * threads > cores)) && extra=(--oversubscribe)
   if ((ranks == 1)); then
-    OMP_NUM_THREADS=$threads "$exe" run --generate "$grid" --nlev "$nlev" --steps "$steps" --quiet \
+    OMP_NUM_THREADS=$threads "$exe" run --model diffusion --generate "$grid" --nlev "$nlev" --steps "$steps" --quiet \
       --timers "$work/$name.json" >/dev/null
   else
-    OMP_NUM_THREADS=$threads mpirun -np "$ranks" "${extra[@]}" --bind-to none "$exe" run \
+    OMP_NUM_THREADS=$threads mpirun -np "$ranks" "${extra[@]}" --bind-to none "$exe" run --model diffusion \
       --generate "$grid" --nlev "$nlev" --steps "$steps" --quiet --timers "$work/$name.json" \
       >/dev/null 2>&1
   fi

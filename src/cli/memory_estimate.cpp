@@ -11,8 +11,23 @@
 
 namespace icondiff::cli {
 
-double estimated_run_bytes(double cells, int nlev) {
-  return 213e6 + cells * (2.7e3 + 400.0 * nlev);
+namespace {
+/// The fits' constants: fixed bytes, bytes per cell, bytes per cell-level.
+struct MemoryFit {
+  double fixed, per_cell, per_cell_level;
+};
+MemoryFit fit_of(MemoryModel model) {
+  // Peak resident sizes of `icondiff run --steps 1` on this project's machines (OpenMP build):
+  // dynamics R2B4 x 35 / x 65 levels 1.54 / 2.51 GB, R2B5 x 20 levels 3.39 GB; diffusion R2B4,
+  // R2B5 x 20, 65 levels.
+  return model == MemoryModel::dynamics ? MemoryFit{284e6, 6.4e3, 1600.0}
+                                        : MemoryFit{213e6, 2.7e3, 400.0};
+}
+}  // namespace
+
+double estimated_run_bytes(double cells, int nlev, MemoryModel model) {
+  const MemoryFit f = fit_of(model);
+  return f.fixed + cells * (f.per_cell + f.per_cell_level * nlev);
 }
 
 double generated_cells(const std::string& source) {
@@ -69,9 +84,10 @@ double parse_bytes(const std::string& option, const std::string& text) {
 }
 
 void check_memory(const std::string& what, double cells, int nlev, double limit,
-                  const std::string& limit_source) {
+                  const std::string& limit_source, MemoryModel model) {
   if (!(limit > 0)) return;
-  const double needed = estimated_run_bytes(cells, nlev);
+  const double needed = estimated_run_bytes(cells, nlev, model);
+  const MemoryFit f = fit_of(model);
   if (needed > limit && nlev <= 0)  // the grid alone (grid-info without --statics)
     throw InvalidArgument(fmt::format(
         "{} needs about {} ({:.4g} cells: 213 MB + cells x 2.7 kB for the grid alone, measured), "
@@ -79,10 +95,11 @@ void check_memory(const std::string& what, double cells, int nlev, double limit,
         what, format_bytes(needed), cells, format_bytes(limit), limit_source));
   if (needed > limit)
     throw InvalidArgument(fmt::format(
-        "{} needs about {} ({:.4g} cells x {} levels: 213 MB + cells x (2.7 kB + 400 B x nlev), "
-        "measured), more than the {} {}; take a smaller grid or fewer levels (a decomposed run "
-        "needs as much on every rank: the factories run on the whole grid)",
-        what, format_bytes(needed), cells, nlev, format_bytes(limit), limit_source));
+        "{} needs about {} ({:.4g} cells x {} levels: {} + cells x ({} + {} x nlev), measured), "
+        "more than the {} {}; take a smaller grid or fewer levels (a decomposed run needs as much "
+        "on every rank: the factories run on the whole grid)",
+        what, format_bytes(needed), cells, nlev, format_bytes(f.fixed), format_bytes(f.per_cell),
+        format_bytes(f.per_cell_level), format_bytes(limit), limit_source));
 }
 
 }  // namespace icondiff::cli

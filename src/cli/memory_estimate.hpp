@@ -7,12 +7,17 @@
 
 namespace icondiff::cli {
 
+/// What a run holds: the diffusion's fields alone, or both granules' (the dycore's statics, its
+/// states and temporaries besides).
+enum class MemoryModel { diffusion, dynamics };
+
 /// Peak memory of `icondiff run` on one process (bytes) for a grid of `cells` cells and `nlev`
-/// levels: the whole grid, the factories' host fields, the device copies and the granule's
-/// temporaries. A fit to peak resident sizes measured on this project's machines (R2B4, R2B5 x
-/// 20, 65 levels): 213 MB + cells x (2.7 kB + 400 B x nlev); decomposed runs hold the whole grid
-/// on every rank (the factories run globally), so this is per rank too.
-double estimated_run_bytes(double cells, int nlev);
+/// levels: the whole grid, the factories' host fields, the device copies and the granules'
+/// temporaries. Fits to peak resident sizes measured on this project's machines: the diffusion
+/// (R2B4, R2B5 x 20, 65 levels) 213 MB + cells x (2.7 kB + 400 B x nlev); the dynamics (see
+/// memory_estimate.cpp). Decomposed runs hold the whole grid on every rank (the factories run
+/// globally), so this is per rank too.
+double estimated_run_bytes(double cells, int nlev, MemoryModel model = MemoryModel::diffusion);
 
 /// The cells of a generated grid source ("generate:RnBk[/...]": the whole global grid, which a
 /// cut-out is taken from); -1 for a file.
@@ -31,6 +36,6 @@ double parse_bytes(const std::string& option, const std::string& text);
 /// Throws InvalidArgument when the estimate exceeds `limit` bytes (limit <= 0: no check), naming
 /// what was asked for and both numbers. nlev = 0: the grid alone (`grid-info` without statics).
 void check_memory(const std::string& what, double cells, int nlev, double limit,
-                  const std::string& limit_source);
+                  const std::string& limit_source, MemoryModel model = MemoryModel::diffusion);
 
 }  // namespace icondiff::cli

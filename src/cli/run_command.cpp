@@ -1,17 +1,16 @@
-// icondiff run: the diffusion granule on a generated or real ICON grid with a Jablonowski-
-// Williamson state, for a number of steps; progress per step, then a per-kernel timer table
-// (calls, median, min, max, effective GB/s by the byte model, share of a STREAM triad measured in
-// the same run). Optional UGRID output, JSON timer report and savepoints of one call.
+// icondiff run: the command's options, and its diffusion model (--model diffusion): the
+// diffusion granule on a generated or real ICON grid with a Jablonowski-Williamson state, for a
+// number of steps; progress per step, then a per-kernel timer table (calls, median, min, max,
+// effective GB/s by the byte model, share of a STREAM triad measured in the same run). Optional
+// UGRID output, JSON timer report and savepoints of one call. The dynamics model (the default)
+// is dynamics_run.cpp.
 #include "commands.hpp"
 #include "config_errors.hpp"
-#include "cpu_affinity.hpp"
 #include "memory_estimate.hpp"
 #include "output_paths.hpp"
-#include "ranks.hpp"
-#include "statics_options.hpp"
+#include "run_options.hpp"
 #include "timer_report.hpp"
 
-#include <icondiff/comm/decomposition.hpp>
 #include <icondiff/comm/local_fields.hpp>
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
@@ -21,17 +20,14 @@
 #include <icondiff/diffusion/state_checks.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
 #include <icondiff/io/grid_source.hpp>
-#include <icondiff/io/partition_file.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
-#include <icondiff/profiling/stream_bandwidth.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
 #include <icondiff/setup/local_diffusion_inputs.hpp>
 #include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #if ICONDIFF_HAVE_MPI
 #include <icondiff/comm/mpi_gather.hpp>
-#include <icondiff/comm/mpi_halo_exchange.hpp>
 #endif
 
 #include <fmt/format.h>
@@ -39,14 +35,10 @@
 #include <unistd.h>
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
-#include <deque>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -55,223 +47,8 @@ namespace icondiff::cli {
 
 namespace {
 
-using Space = Kokkos::DefaultExecutionSpace;
-using M = Space::memory_space;
-
-struct RunOptions {
-  std::string grid_file;
-  std::string generate = "R2B4";
-  bool lam = false;
-  std::string lam_region = "cap:8,46.5,30";
-  int steps = 10;
-  double dtime = 300.0;
-  std::string strategy = "fused";
-  std::string schedule = to_string(default_loop_schedule<Space>());
-  /// kernels: every kernel fenced and timed; calls: one fence per call (the default on devices,
-  /// where a fence per kernel exposes every launch's latency).
-  std::string timing =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? "kernels" : "calls";
-  int level_block = 1;  ///< levels per work item of the tiled schedules; 0: all
-  std::string output;
-  int output_every = 0;  ///< 0: only the first and last state
-  std::string timers;
-  std::string savepoints;
-  int savepoint_step = 1;
-  std::string partition;  ///< cell owners (one rank per line); empty: METIS
-  bool quiet = false;
-  bool overwrite = false;    ///< replace existing output files
-  std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
-  bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
-  bool checks_only = false;  ///< stop after checking the options (add_run_checks_command)
-  StaticsOptions statics;    ///< --nlev, the vertical grid and the topography
-  double vn_noise = 1.0;
-  double w_noise = 0.05;
-  std::string config_file;  ///< the --config file read (an input no output may replace)
-  DiffusionConfig config = mch_ch_r04b09_config();
-  /// One option per field of diffusion_config_fields() with a namelist variable, holding its ICON
-  /// namelist value (the slot of the field's kind); resolved_config() writes them into `config`.
-  /// A deque: the options are bound to its elements, which must not move.
-  struct NamelistOption {
-    const ConfigField* field = nullptr;
-    bool logical = false;
-    int integer = 0;
-    double real = 0.0;
-  };
-  std::deque<NamelistOption> namelist;
-};
-
-/// The namelist options, named as in ICON, bound to the configuration: one per field of
-/// diffusion_config_fields() with a namelist variable ("--hdiff_order", ...), typed by its kind,
-/// defaulting to `o.config`'s value in namelist units (--nudge_max_coeff is the raw ICON value).
-void add_namelist_options(CLI::App& app, RunOptions& o) {
-  const std::string group = "Diffusion settings (ICON namelist names)";
-  for (const ConfigField& field : diffusion_config_fields()) {
-    if (field.namelist == nullptr) continue;  // ICON-internal
-    RunOptions::NamelistOption& slot = o.namelist.emplace_back();
-    slot.field = &field;
-    const double value = field.namelist_value(o.config);
-    const std::string name = "--" + field.namelist_variable();
-    const std::string help = fmt::format("{}: {}", field.namelist_group(), field.help);
-    CLI::Option* option = nullptr;
-    switch (field.kind) {
-      case ConfigKind::Bool:
-        slot.logical = value != 0.0;
-        // ICON writes logicals as .TRUE. / .FALSE. (so does icondiff's own output): accepted
-        // beside true/false, 1/0, on/off, yes/no.
-        option = app.add_option(name, slot.logical, help)->transform([](std::string text) {
-          std::string upper = text;
-          for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-          if (upper == ".TRUE." || upper == ".T.") return std::string("true");
-          if (upper == ".FALSE." || upper == ".F.") return std::string("false");
-          return text;
-        });
-        break;
-      case ConfigKind::Enum:
-      case ConfigKind::Int:
-        slot.integer = static_cast<int>(value);
-        option = app.add_option(name, slot.integer, help);
-        break;
-      case ConfigKind::Real:
-        slot.real = value;
-        option = app.add_option(name, slot.real, help);
-        break;
-    }
-    option->group(group)->capture_default_str();
-  }
-  add_vertical_options(app, o.statics);
-}
-
-DiffusionConfig resolved_config(const RunOptions& o) {
-  DiffusionConfig c = o.config;
-  for (const RunOptions::NamelistOption& slot : o.namelist) {
-    const ConfigField& field = *slot.field;
-    const std::string name = field.namelist_variable();
-    if (field.kind == ConfigKind::Real && !std::isfinite(slot.real))
-      throw InvalidArgument(fmt::format("--{} {}: expected a finite number", name, slot.real));
-    // Ranges beyond the granule's own rules: a negative or zero w e-folding ratio makes a
-    // negative (anti-)diffusion coefficient; ICON runs use ndyn_substeps = 5 (rarely above 10).
-    if (name == "hdiff_w_efdt_ratio" && !(slot.real > 0 && slot.real <= 1e6))
-      throw InvalidArgument(fmt::format(
-          "--hdiff_w_efdt_ratio {}: expected 0 < ratio <= 1e6 (w diffusion e-folding time / time "
-          "step; <= 0 would be anti-diffusion)",
-          slot.real));
-    if (name == "ndyn_substeps" && (slot.integer < 1 || slot.integer > 100))
-      throw InvalidArgument(fmt::format(
-          "--ndyn_substeps {}: expected 1 .. 100 dynamics substeps per time step (ICON: 5)",
-          slot.integer));
-    switch (field.kind) {
-      case ConfigKind::Bool: field.set_namelist_value(c, slot.logical ? 1.0 : 0.0); break;
-      case ConfigKind::Enum:
-      case ConfigKind::Int: field.set_namelist_value(c, slot.integer); break;
-      case ConfigKind::Real: field.set_namelist_value(c, slot.real); break;
-    }
-  }
-  c.validate();
-  return c;
-}
-
-std::string grid_source(const RunOptions& o) {
-  if (!o.grid_file.empty()) {
-    if (o.lam)
-      throw InvalidArgument("--lam cuts a generated grid; it cannot be combined with --grid");
-    return o.grid_file;
-  }
-  return "generate:" + o.generate + (o.lam ? "/" + o.lam_region : "");
-}
-
-/// The largest |value| over the points with `owned(i) != 0` (every point when `owned` is empty).
-double max_abs(const View2D<wp, M>& field, const View1D<int, M>& owned) {
-  double m = 0;
-  const auto f = field;
-  const auto mask = owned;
-  const bool masked = owned.size() != 0;
-  const std::size_t n = f.extent(0), nk = f.extent(1);
-  Kokkos::parallel_reduce(
-      "icondiff::driver::max_abs", Kokkos::RangePolicy<Space>(0, n * nk),
-      KOKKOS_LAMBDA(const std::size_t i, double& acc) {
-        if (masked && mask(i % n) == 0) return;
-        const double v = compat::fabs(f(i % n, i / n));
-        if (v > acc) acc = v;
-      },
-      Kokkos::Max<double>(m));
-  return m;
-}
-
-/// 1 for the points of `location` this rank owns (empty View on a grid that is not decomposed).
-View1D<int, M> owned_mask(const Grid& grid, Location location) {
-  const std::vector<int>& owner = grid.owner_rank(location);
-  if (owner.empty()) return {};
-  std::vector<int> mask(owner.size());
-  for (std::size_t i = 0; i < owner.size(); ++i) mask[i] = owner[i] == grid.rank ? 1 : 0;
-  return copy_to_view<int, M>("icondiff::driver::owned", mask);
-}
-
-/// The number of CPUs this process may run on (see allowed_cpu_count; Linux).
-double allowed_cpus() {
-  const int cpus = allowed_cpu_count();
-  return cpus > 0 ? cpus : compat::concurrency(Space());
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buffer;
-}
-
-/// This rank's part of the run: its grid (the whole grid on one rank), the granule's inputs on
-/// it, and the exchange (nullptr on one rank).
-struct RankPart {
-  Grid grid;
-  DiffusionInputs<M> inputs;
-  std::shared_ptr<HaloExchange<Space>> exchange;
-#if ICONDIFF_HAVE_MPI
-  std::shared_ptr<MpiHaloExchange<Space>> mpi_exchange;  ///< the same object, for its traffic
-#endif
-  std::string partition;  ///< how the cells were partitioned (for the report)
-};
-
-RankPart decompose(const Ranks& ranks, const HostDiffusionInputs& host, const RunOptions& o) {
-  RankPart part;
-  if (!ranks.decomposed()) {
-    if (!o.partition.empty())
-      throw InvalidArgument(fmt::format(
-          "--partition {}: a partition needs a run on several MPI ranks (mpirun -np N icondiff "
-          "run ...)",
-          o.partition));
-    part.grid = host.grid;
-    part.inputs = make_diffusion_inputs<M>(host);
-    return part;
-  }
-#if ICONDIFF_HAVE_MPI
-  const Grid& whole = host.grid;
-  std::vector<int> owner;
-  ranks.collectively([&] {
-    if (!o.partition.empty()) {
-      // One line per cell ("17\n"; comments allowed): 64 bytes a cell and 1 MiB are far more
-      // than a partition file holds, and a bound on what is read.
-      check_input_file("--partition", o.partition,
-                       (std::uintmax_t(whole.num_cells) + 1) * 64 + (std::uintmax_t(1) << 20));
-      owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
-      part.partition = "file " + o.partition;
-    } else {
-      if (ranks.size() > whole.num_cells)
-        throw InvalidArgument(
-            fmt::format("{} ranks for a grid of {} cells: every rank needs at "
-                        "least one cell",
-                        ranks.size(), whole.num_cells));
-      owner = partition_cells(whole, ranks.size());
-      part.partition = "METIS k-way";
-    }
-    part.grid = make_local_grid(whole, owner, ranks.rank(), ranks.size());
-    part.inputs = restrict_diffusion_inputs<M>(make_diffusion_inputs<Kokkos::HostSpace>(host),
-                                               part.grid, "icondiff::driver::");
-  });
-  part.mpi_exchange = std::make_shared<MpiHaloExchange<Space>>(ranks.comm(), part.grid);
-  part.exchange = part.mpi_exchange;
-#endif
-  return part;
-}
+using Space = RunSpace;
+using M = RunMemory;
 
 /// Collective (several ranks): the whole grid's prognostic and diagnostic state on the root
 /// (nullopt elsewhere).
@@ -303,155 +80,20 @@ std::optional<WholeState> gather_state([[maybe_unused]] const Ranks& ranks,
   return std::nullopt;
 }
 
-/// The timers of every rank as one table: per call, the slowest rank's time (what the decomposed
-/// call costs); bytes summed over ranks; plus each label's per-rank medians (min, median, max over
-/// ranks) for the load balance. On one rank: the rank's own timers.
-struct GatheredTimers {
-  KernelTimers slowest;
-  std::map<std::string, double> bytes;
-  std::map<std::string, std::array<double, 3>> rank_medians_ms;  ///< min, median, max
-};
-GatheredTimers gather_timers(const Ranks& ranks, const KernelTimers& timers,
-                             const std::map<std::string, double>& bytes) {
-  GatheredTimers g;
-  for (const auto& [label, samples] : timers.samples()) {
-    // Every rank launched the same kernels in the same order (SPMD), so the labels agree.
-    for (double t : ranks.max_each(samples)) g.slowest.record(label, t);
-    std::vector<double> sorted = samples;
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<double> medians = ranks.gather(sorted.empty() ? 0.0 : sorted[sorted.size() / 2]);
-    std::sort(medians.begin(), medians.end());
-    if (!medians.empty())
-      g.rank_medians_ms[label] = {medians.front() * 1e3, medians[medians.size() / 2] * 1e3,
-                                  medians.back() * 1e3};
-  }
-  for (const auto& [label, b] : bytes) g.bytes[label] = ranks.sum(b);
-  return g;
-}
+}  // namespace
 
-/// Per granule call and location: exchanges, messages and bytes sent by all ranks, and the
-/// slowest rank's time inside start() + wait(). Collective; a table and the same as JSON (both
-/// empty on one rank).
-struct HaloReport {
-  std::string table;
-  nlohmann::json json;
-};
-HaloReport report_halo_traffic(const Ranks& ranks, const RankPart& part, int calls) {
-  HaloReport report;
-#if ICONDIFF_HAVE_MPI
-  if (!part.mpi_exchange) return report;
-  std::string& table = report.table;
-  table = fmt::format(
-      "\nhalo exchanges per call (all ranks; the driver's θ_v/exner/w exchange between calls "
-      "included; time: slowest rank inside start() + wait()):\n{:<10} {:>10} {:>10} {:>12} "
-      "{:>10}\n",
-      "location", "exchanges", "messages", "MB sent", "ms");
-  for (Location location : all_locations) {
-    const MpiHaloTraffic& t = part.mpi_exchange->traffic(location);
-    const double exchanges = ranks.max(static_cast<double>(t.exchanges)) / calls;
-    const double messages = ranks.sum(static_cast<double>(t.messages_sent)) / calls;
-    const double megabytes = ranks.sum(static_cast<double>(t.bytes_sent)) / calls * 1e-6;
-    const double ms = ranks.max(t.start_seconds + t.wait_seconds) / calls * 1e3;
-    table += fmt::format("{:<10} {:>10.1f} {:>10.1f} {:>12.3f} {:>10.3f}\n", to_string(location),
-                         exchanges, messages, megabytes, ms);
-    report.json[to_string(location)] = {{"exchanges", exchanges},
-                                        {"messages", messages},
-                                        {"megabytes_sent", megabytes},
-                                        {"ms_slowest_rank", ms}};
-  }
-#else
-  (void)ranks;
-  (void)part;
-  (void)calls;
-#endif
-  return report;
-}
-
-int run_driver(const RunOptions& o) {
+int run_diffusion(const RunOptions& o) {
   const Ranks ranks = Ranks::world();
   DiffusionConfig config;
   DiffusionStrategy strategy{};
-  std::string source;
-  // Options are the same on every rank, but a rank started with other arguments (MPMD) must not
-  // leave the others waiting: every check is agreed on.
-  double memory_limit = 0;
-  std::string memory_limit_source;
   ranks.collectively([&] {
-    config = resolved_config(o);
+    config = resolved_diffusion_config(o, mch_ch_r04b09_config());
     strategy = parse_strategy(o.strategy);
-    if (o.steps < 1) throw InvalidArgument(fmt::format("--steps {}: expected at least 1", o.steps));
-    if (!(o.dtime > 0) || !std::isfinite(o.dtime))
-      throw InvalidArgument(
-          fmt::format("--dtime {}: expected a positive, finite time step (s)", o.dtime));
-    // The output's and the savepoints' times go up to steps x dtime: finite, or the run would
-    // fail only when it writes them.
-    if (!std::isfinite(o.dtime * o.steps))
-      throw InvalidArgument(fmt::format(
-          "--dtime {}: the run's end time --steps {} x --dtime = {} s is not finite; expected a "
-          "time step below {:g} s",
-          o.dtime, o.steps, o.dtime * o.steps, std::numeric_limits<double>::max() / o.steps));
-    check_vertical_options(o.statics);
-    if (o.output_every < 0)
-      throw InvalidArgument(fmt::format(
-          "--output-every {}: expected 0 (first and last state only) or a positive step count",
-          o.output_every));
-    if (!o.savepoints.empty() && (o.savepoint_step < 1 || o.savepoint_step > o.steps))
-      throw InvalidArgument(fmt::format("--savepoint-step {}: expected a call in 1..{} (--steps)",
-                                        o.savepoint_step, o.steps));
-    // Noise on the initial state: a perturbation, not a different atmosphere (|vn| of the JW
-    // jet is 35 m/s, |w| of the resting state 0).
-    if (!(o.vn_noise >= 0 && o.vn_noise <= 50))
-      throw InvalidArgument(fmt::format("--vn-noise {}: expected 0..50 m/s", o.vn_noise));
-    if (!(o.w_noise >= 0 && o.w_noise <= 10))
-      throw InvalidArgument(fmt::format("--w-noise {}: expected 0..10 m/s", o.w_noise));
-    source = grid_source(o);
-    // A generated grid that cannot fit is refused before it is generated.
-    memory_limit =
-        o.max_memory.empty() ? available_memory_bytes() : parse_bytes("--max-memory", o.max_memory);
-    memory_limit_source =
-        o.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
-    if (const double cells = generated_cells(source); cells > 0)
-      check_memory(o.grid_file.empty() ? "--generate " + o.generate : "--grid " + o.grid_file,
-                   cells, o.statics.nlev, memory_limit, memory_limit_source);
-    // Every input the run reads: a regular file (a device or FIFO is not read without end).
-    std::vector<NamedPath> inputs;
-    if (!o.grid_file.empty() && generated_cells(o.grid_file) < 0) {
-      check_input_file("--grid", o.grid_file, std::numeric_limits<std::uintmax_t>::max());
-      inputs.push_back({"--grid", o.grid_file});
-    }
-    if (!o.config_file.empty()) inputs.push_back({"--config", o.config_file});
-    if (!o.partition.empty()) {
-      check_input_file("--partition", o.partition, std::numeric_limits<std::uintmax_t>::max());
-      inputs.push_back({"--partition", o.partition});
-    }
-    // Every output before any work: never over an input or another output (each savepoint file
-    // of every rank included), never over a device or FIFO, never over an existing file without
-    // --overwrite, in a folder that exists and is writable.
-    std::vector<std::string> input_paths;
-    for (const NamedPath& input : inputs) input_paths.push_back(input.path);
-    std::vector<NamedPath> outputs;
-    if (!o.output.empty()) {
-      check_output_file("--output", o.output, input_paths, o.overwrite);
-      outputs.push_back({"--output", o.output});
-    }
-    if (!o.timers.empty()) {
-      check_output_file("--timers", o.timers, input_paths, o.overwrite);
-      outputs.push_back({"--timers", o.timers});
-    }
-    if (!o.savepoints.empty()) {
-      std::vector<std::string> files;
-      for (int r = 0; r < ranks.size(); ++r)
-        for (const char* kind : {"diffusion-init", "diffusion-exit"}) {
-          const std::string file =
-              kind + (ranks.decomposed() ? fmt::format(".rank{}.nc", r) : std::string(".nc"));
-          files.push_back(file);
-          outputs.push_back(
-              {"--savepoints", (std::filesystem::path(o.savepoints) / file).string()});
-        }
-      check_output_directory("--savepoints", o.savepoints, files, o.overwrite);
-    }
-    check_outputs_distinct(outputs, inputs);
   });
+  const RunChecks checks = check_run_options(ranks, o);
+  const std::string& source = checks.source;
+  const double memory_limit = checks.memory_limit;
+  const std::string& memory_limit_source = checks.memory_limit_source;
   if (o.checks_only) return 0;
   const auto say = [&](const std::string& text) {
     if (!o.quiet && ranks.root()) fmt::print("{}", text);
@@ -498,8 +140,16 @@ int run_driver(const RunOptions& o) {
     steep += host.metrics.zd_diffcoef.data()[i] != 0.0;
   say(fmt::format("metrics     {} cell-levels get truly horizontal temperature diffusion\n",
                   steep));
-  const RankPart part = decompose(ranks, host, o);
+  const LocalPart part = decompose_grid(ranks, host.grid, o);
   const Grid& local = part.grid;
+  // The granule's inputs on the rank's grid: the whole grid's on one rank, restricted on several.
+  DiffusionInputs<M> rank_inputs;
+  ranks.collectively([&] {
+    rank_inputs = ranks.decomposed()
+                      ? restrict_diffusion_inputs<M>(make_diffusion_inputs<Kokkos::HostSpace>(host),
+                                                     local, "icondiff::driver::")
+                      : make_diffusion_inputs<M>(host);
+  });
   const FieldSizes whole_sizes{
       static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
       static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
@@ -526,7 +176,7 @@ int run_driver(const RunOptions& o) {
       ranks.decomposed() ? gather_rank_points(ranks.comm(), my_points, 0) :
 #endif
                          std::vector<RankPoints>{my_points};
-  const DiffusionInputs<M>& inputs = part.inputs;
+  const DiffusionInputs<M>& inputs = rank_inputs;
 
   JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = o.vn_noise;
@@ -560,12 +210,9 @@ int run_driver(const RunOptions& o) {
       ranks.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   say(fmt::format("setup       {:.2f} s (grid, geometry, coefficients, metrics, JW state)\n",
                   setup_seconds));
-  // Every rank measures at once: the sum is what the ranks together get from memory.
-  const double stream = ranks.sum(measure_stream_bandwidth().triad_gbs);
-  const int threads = compat::concurrency(Space());
-  // A parent process may have narrowed this process's CPU set (an OpenMP runtime that bound the
-  // parent's main thread passes that binding on): threads beyond it share CPUs.
-  const int cpus = static_cast<int>(-ranks.max(-allowed_cpus()));
+  const MachineFacts machine = measure_machine(ranks);
+  const double stream = machine.stream_gbs;
+  const int threads = machine.threads, cpus = machine.cpus;
   say(fmt::format(
       "machine     {} with {} threads{} on {} allowed CPUs, STREAM triad {:.1f} GB/s{}\n",
       Space::name(), threads,
@@ -695,7 +342,8 @@ int run_driver(const RunOptions& o) {
   const auto bytes = diffusion_kernel_bytes(diffusion.ranges(), local.num_cells, local.num_edges,
                                             local.num_vertices, nlev, config, strategy);
   const GatheredTimers gathered = gather_timers(ranks, timers, bytes);
-  const HaloReport halo = report_halo_traffic(ranks, part, o.steps);
+  const HaloReport halo = report_halo_traffic(
+      ranks, part, o.steps, "call (the driver's θ_v/exner/w exchange between calls included)");
   if (!ranks.root()) return 0;
   const auto entries = timer_entries(gathered.slowest, gathered.bytes);
   fmt::print(
@@ -723,25 +371,8 @@ int run_driver(const RunOptions& o) {
     fmt::print("{}", halo.table);
   }
   if (!o.timers.empty()) {
-    nlohmann::json metadata = {{"icondiff_version", ICONDIFF_VERSION_STRING},
-                               {"kokkos_version", compat::kokkos_version_string()},
-                               {"execution_space", Space::name()},
-                               {"concurrency", threads},
-                               {"cpus_allowed", cpus},
-                               {"ranks", ranks.size()},
-                               {"grid", source},
-                               {"cells", g.num_cells},
-                               {"edges", g.num_edges},
-                               {"vertices", g.num_vertices},
-                               {"nlev", nlev},
-                               {"steps", o.steps},
-                               {"dtime", o.dtime},
-                               {"strategy", to_string(strategy)},
-                               {"timing", o.timing},
-                               {"stream_triad_gbs", stream},
-                               {"date", utc_now()},
-                               {"latency_unit", "ms"},
-                               {"bandwidth_unit", "GB/s"}};
+    nlohmann::json metadata = run_metadata(ranks, o, machine, source, g, nlev);
+    metadata["strategy"] = to_string(strategy);
     for (const auto& [name, value] : attributes) metadata["config"][name] = value;
     if (ranks.decomposed()) {
       metadata["timers_over_ranks"] = "per call, the slowest rank; bandwidth: bytes of all ranks";
@@ -757,6 +388,8 @@ int run_driver(const RunOptions& o) {
   return 0;
 }
 
+namespace {
+
 /// A path option given as "": refused (an empty --grid would run the default grid, an empty
 /// --output write nothing) instead of read as "not given".
 CLI::Validator non_empty(const char* expected) {
@@ -765,6 +398,27 @@ CLI::Validator non_empty(const char* expected) {
         return value.empty() ? fmt::format("empty value, expected {}", expected) : std::string();
       },
       "");
+}
+
+/// The defaults that differ between the models, for every option not given: the dynamics runs
+/// ICON4Py's Jablonowski-Williamson experiment (icon4py_configuration: 35 levels, its vertical
+/// grid defaults, JW06's surface, no noise), the diffusion the MCH_CH_R04B09 set-up the options
+/// show.
+void apply_model_defaults(const CLI::App& app, RunOptions& o) {
+  const auto unset = [&](const char* name) { return app.get_option(name)->count() == 0; };
+  if (o.model == RunModel::dynamics) {
+    if (unset("--steps")) o.steps = 24;
+    if (unset("--vn-noise")) o.vn_noise = 0.0;
+    if (unset("--w-noise")) o.w_noise = 0.0;
+    // ICON4Py's VerticalGridConfig defaults with _jabw_vertical_config's num_levels and damping
+    // height (above the model top: no Rayleigh damping).
+    if (unset("--nlev")) o.statics.nlev = 35;
+    if (unset("--top_height")) o.statics.top_height = 23500.0;
+    if (unset("--min_lay_thckn")) o.statics.min_lay_thckn = 50.0;
+    if (unset("--stretch_fac")) o.statics.stretch_fac = 1.0;
+    if (unset("--damp_height")) o.statics.damp_height = 45000.0;
+    if (unset("--topography") && unset("--mount_height")) o.statics.topography = "jabw";
+  }
 }
 
 Command add_run_options(CLI::App& app, bool checks_only) {
@@ -780,8 +434,19 @@ Command add_run_options(CLI::App& app, bool checks_only) {
   app.add_option("--lam-region", o->lam_region,
                  "cap:LON,LAT,RADIUS or box:LON0,LON1,LAT0,LAT1 (degrees)")
       ->capture_default_str();
-  app.add_option("--steps", o->steps, "number of diffusion calls")->capture_default_str();
-  app.add_option("--dtime", o->dtime, "time step passed to the granule (s)")->capture_default_str();
+  app.add_option("--model", o->model,
+                 "dynamics: ICON's dynamics (ndyn_substeps solve_nh substeps, then the diffusion, "
+                 "per time step) on the baroclinic-wave state; diffusion: the diffusion granule "
+                 "alone")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, RunModel>{{"dynamics", RunModel::dynamics},
+                                          {"diffusion", RunModel::diffusion}},
+          CLI::ignore_case))
+      ->default_str("dynamics");
+  app.add_option("--steps", o->steps,
+                 "time steps (dynamics: default 24, each of ndyn_substeps substeps; diffusion: "
+                 "calls, default 10)");
+  app.add_option("--dtime", o->dtime, "the advective time step (s)")->capture_default_str();
   app.add_option("--strategy", o->strategy, "fused or unfused")
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str();
@@ -808,10 +473,18 @@ Command add_run_options(CLI::App& app, bool checks_only) {
       ->check(non_empty("a folder"));
   app.add_option("--savepoint-step", o->savepoint_step, "the call to capture")
       ->capture_default_str();
-  app.add_option("--vn-noise", o->vn_noise, "amplitude of random noise added to vn (m/s)")
-      ->capture_default_str();
+  app.add_option("--vn-noise", o->vn_noise,
+                 "amplitude of random noise added to vn (m/s; default: dynamics 0, diffusion 1)");
   app.add_option("--w-noise", o->w_noise,
-                 "amplitude of random noise added to w inside the column (m/s)")
+                 "amplitude of random noise added to w inside the column (m/s; default: dynamics "
+                 "0, diffusion 0.05)");
+  app.add_option("--jw_up", o->jw_up,
+                 "nh_testcase_nml: amplitude of the Jablonowski-Williamson zonal-wind perturbation "
+                 "(m/s; 0: the steady state)")
+      ->capture_default_str();
+  app.add_option("--divdamp_fac_o2", o->divdamp_fac_o2,
+                 "dynamics: second-order divergence damping factor of every substep (ICON's "
+                 "divdamp_fac_o2; 0 outside its spin-up)")
       ->capture_default_str();
   app.add_option("--partition", o->partition,
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
@@ -824,10 +497,21 @@ Command add_run_options(CLI::App& app, bool checks_only) {
                "replace existing output files (--output, --timers, savepoints); never an input");
   app.add_flag("!--no-finite-check", o->finite_check,
                "do not stop at the first non-finite vn, w, theta_v or exner after a step");
-  add_namelist_options(app, *o);
+  add_namelist_options(app, diffusion_config_fields(), mch_ch_r04b09_config(),
+                       "Diffusion settings (ICON namelist names; defaults shown: --model "
+                       "diffusion's, ICON4Py's MCH_CH_R04B09; --model dynamics starts from "
+                       "ICON4Py's Jablonowski-Williamson experiment)",
+                       o->diffusion_namelist);
+  add_vertical_options(app, o->statics);
+  add_dycore_metric_options(app, o->statics);
+  add_namelist_options(app, dycore_config_fields(), DycoreConfig{},
+                       "Dynamics settings (ICON namelist names; ICON4Py's defaults, as its "
+                       "Jablonowski-Williamson experiment)",
+                       o->dycore_namelist);
   return [o, &app] {
     o->config_file = config_file_of(app);
-    return run_driver(*o);
+    apply_model_defaults(app, *o);
+    return o->model == RunModel::dynamics ? run_dynamics(*o) : run_diffusion(*o);
   };
 }
 

@@ -52,6 +52,12 @@ void add_vertical_options(CLI::App& app, StaticsOptions& o) {
   add("--mount_half_width", o.mount_half_width, "Gaussian hill e-folding width (m)");
   add("--mount_lon", o.mount_lon, "hill centre longitude (degrees)");
   add("--mount_lat", o.mount_lat, "hill centre latitude (degrees)");
+  app.add_option("--topography", o.topography,
+                 "hill: the Gaussian hill of --mount_* (flat with --mount_height 0); jabw: "
+                 "Jablonowski-Williamson's surface (default of the dynamics run)")
+      ->check(CLI::IsMember({"hill", "jabw"}))
+      ->group(group)
+      ->capture_default_str();
 }
 
 void add_dycore_metric_options(CLI::App& app, StaticsOptions& o) {
@@ -82,7 +88,8 @@ StaticsSetupConfig statics_setup_config(const StaticsOptions& o) {
   setup.metrics = o.dycore_metrics;
   setup.metrics.thslp_zdiffu = o.thslp_zdiffu;
   setup.metrics.thhgtd_zdiffu = o.thhgtd_zdiffu;
-  setup.metrics.topography = o.mount_height > 0
+  setup.metrics.topography = o.topography == "jabw" ? TopographyConfig::jablonowski_williamson()
+                             : o.mount_height > 0
                                  ? TopographyConfig::gaussian_hill(
                                        o.mount_height, o.mount_half_width, o.mount_lon, o.mount_lat)
                                  : TopographyConfig::flat();

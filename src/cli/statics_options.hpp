@@ -22,6 +22,9 @@ struct StaticsOptions {
   double mount_half_width = 200000.0;
   double mount_lon = 8.0;
   double mount_lat = 46.5;
+  /// hill: the Gaussian hill of the mount_* options (flat with mount_height 0); jabw: JW06's
+  /// surface geopotential / g, on which the JW state has p_s = 1000 hPa everywhere.
+  std::string topography = "hill";
   // The dycore's metric options (only `grid-info --statics` offers them: `run` builds the
   // diffusion's fields only); defaults: ICON's and ICON4Py's.
   MetricsConfig dycore_metrics;

@@ -3,6 +3,7 @@
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/diffusion/diffusion_labels.hpp>
+#include <icondiff/dycore/dycore_labels.hpp>
 
 #include <fmt/format.h>
 
@@ -82,10 +83,15 @@ nlohmann::json timer_report_json(const std::map<std::string, TimerEntry>& entrie
 }
 
 std::string timer_name(const std::string& label) {
-  return label == diffusion_labels::run ? "nh_hdiff"
-         : label.rfind(diffusion_labels::prefix, 0) == 0
-             ? label.substr(diffusion_labels::prefix.size())
-             : label;
+  if (label == diffusion_labels::run) return "nh_hdiff";
+  if (label == time_step_label) return "time_step";
+  for (const std::string& prefix : {diffusion_labels::prefix, dycore_labels::prefix})
+    if (label.rfind(prefix, 0) == 0) return label.substr(prefix.size());
+  return label;
+}
+
+bool is_whole_call(const std::string& name) {
+  return name == "nh_hdiff" || name == "time_step";
 }
 
 std::map<std::string, TimerEntry> timer_entries(const KernelTimers& timers,
@@ -109,7 +115,7 @@ std::string format_timer_table(const std::map<std::string, TimerEntry>& entries,
                                double stream_gbs) {
   std::vector<std::pair<std::string, TimerEntry>> rows(entries.begin(), entries.end());
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    if ((a.first == "nh_hdiff") != (b.first == "nh_hdiff")) return b.first == "nh_hdiff";
+    if (is_whole_call(a.first) != is_whole_call(b.first)) return is_whole_call(b.first);
     return a.second.median_ms > b.second.median_ms;
   });
   std::string out = fmt::format("{:<72} {:>6} {:>10} {:>10} {:>10} {:>9} {:>7}\n", "kernel",

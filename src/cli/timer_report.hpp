@@ -29,9 +29,17 @@ std::map<std::string, TimerEntry> read_timer_report(const std::string& path);
 nlohmann::json timer_report_json(const std::map<std::string, TimerEntry>& entries,
                                  const nlohmann::json& metadata);
 
-/// A timer label as named in reports: without the "icondiff::diffusion::" prefix, the whole call
-/// as "nh_hdiff" (ICON's name).
+/// The label of a whole dynamics time step (ndyn_substeps solve_nh substeps and the diffusion),
+/// which the dynamics run records; "time_step" in reports.
+inline const std::string time_step_label = "icondiff::dynamics::time_step";
+
+/// A timer label as named in reports: without the "icondiff::diffusion::" or "icondiff::dycore::"
+/// prefix, the diffusion's whole call as "nh_hdiff" (ICON's name), a dynamics step as
+/// "time_step".
 std::string timer_name(const std::string& label);
+
+/// Whether a report's timer is a whole call (nh_hdiff, time_step): listed last.
+bool is_whole_call(const std::string& name);
 
 /// KernelTimers statistics as entries keyed by label without the "icondiff::diffusion::" prefix
 /// (the whole call under "nh_hdiff", ICON's name), with bandwidth from `bytes` (by label).

@@ -195,6 +195,23 @@ DiffusionConfig mch_ch_r04b09_config() {
   return c;
 }
 
+DiffusionConfig jablonowski_williamson_config() {
+  DiffusionConfig c;
+  c.diffusion_type = DiffusionType::SmagorinskyFourthOrder;
+  c.apply_to_horizontal_wind = true;
+  c.apply_to_vertical_wind = true;
+  c.type_vn_diffu = SmagorinskyStencilType::DiamondVertices;
+  c.apply_to_temperature = false;
+  c.type_t_diffu = TemperatureDiscretizationType::Heterogeneous;
+  c.hdiff_efdt_ratio = 10.0;
+  c.hdiff_w_efdt_ratio = 15.0;
+  c.smagorinski_scaling_factor = 0.025;
+  c.apply_zdiffusion_t = false;
+  c.velocity_boundary_diffusion_denominator = 200.0;
+  c.ndyn_substeps = 5;
+  return c;
+}
+
 DiffusionConfig exclaim_ape_config() {
   DiffusionConfig c;
   c.hdiff_efdt_ratio = 24.0;

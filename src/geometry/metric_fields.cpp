@@ -3,6 +3,7 @@
 // mo_vertical_grid.f90) where ICON4Py leaves a detail open. See docs/dev/metrics.md for formulas
 // and ranges.
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/physical_constants.hpp>
 #include <icondiff/core/sphere.hpp>
 #include <icondiff/geometry/dycore_metric_fields.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
@@ -94,10 +95,10 @@ TopographyConfig TopographyConfig::schaer_mountain(double height, double half_wi
 }
 
 void TopographyConfig::validate() const {
-  if (shape == Shape::Flat) return;
+  if (shape == Shape::Flat || shape == Shape::JablonowskiWilliamson) return;
   if (shape != Shape::GaussianHill && shape != Shape::SchaerMountain)
     reject(fmt::format("topography: shape = {}", static_cast<int>(shape)),
-           "expected Flat, GaussianHill or SchaerMountain");
+           "expected Flat, GaussianHill, SchaerMountain or JablonowskiWilliamson");
   require_finite(height, "topography: height (nh_testcase_nml:mount_height)");
   require_positive(half_width, "topography: half_width (nh_testcase_nml:mount_half_width)");
   require_finite(centre_lon_deg,
@@ -179,6 +180,22 @@ std::vector<double> compute_topography(const Grid& grid, const TopographyConfig&
     throw GridError(fmt::format(
         "metrics: grid '{}' lacks cell_lon/cell_lat, which the analytic topography needs",
         grid.name));
+  if (config.shape == TopographyConfig::Shape::JablonowskiWilliamson) {
+    // JW06 eq. (7) at the surface (η = 1, η_v = (1 - η0) π/2), divided by g, in ICON's
+    // init_nh_topo_jabw operation order.
+    constexpr double u0 = 35.0, eta0 = 0.252;
+    const double cos_etav_15 = std::pow(std::cos((1.0 - eta0) * pi * 0.5), 1.5);
+    const double a_omega = grid.sphere_radius * physics::earth_angular_velocity;
+    for (index_t c = 0; c < grid.num_cells; ++c) {
+      const double s = std::sin(grid.cell_lat[c]), co = std::cos(grid.cell_lat[c]);
+      const double s6 = s * s * s * s * s * s;
+      topo[c] = u0 * cos_etav_15 *
+                ((-2.0 * s6 * (co * co + 1.0 / 3.0) + 10.0 / 63.0) * u0 * cos_etav_15 +
+                 (1.6 * co * co * co * (s * s + 2.0 / 3.0) - 0.25 * pi) * a_omega) /
+                physics::grav;
+    }
+    return topo;
+  }
   const sphere::Vec3 centre =
       sphere::to_cartesian(config.centre_lon_deg * deg, config.centre_lat_deg * deg);
   for (index_t c = 0; c < grid.num_cells; ++c) {

@@ -36,16 +36,46 @@ const char* const mesh_name = "mesh";
 // The output fields are those of the prognostic and the diagnostic state's field lists
 // (diffusion/diffusion_states.hpp): name, location, levels, units and long_name come from there.
 
-/// Calls f(spec, diagnostic, fields.<name>) for every output field in list order: the prognostic
-/// state's fields (required at every step), then the diagnostic state's (diagnostic = true:
-/// optional, and written only with UgridWriterOptions::write_diagnostics).
+/// Which of the writer's options a field depends on.
+enum class FieldGroup {
+  prognostic,  ///< always written, required at every step
+  diagnostic,  ///< with write_diagnostics; optional at a step (_FillValue when absent)
+  dynamics,    ///< with write_dynamics; required at every step then
+};
+
+/// The dynamics' fields, which no state's field list holds as the output needs them: rho as in
+/// the solve_nh prognostic list, pres_sfc (ICON's diagnostic of the same name) without levels.
+const FieldSpec rho_spec{"rho",        Location::Cell,     Neighbours::None,
+                         Levels::Full, Presence::Required, "kg m-3",
+                         "density",    "p_nh%prog(n)%rho", "rho"};
+const FieldSpec pres_sfc_spec{"pres_sfc",         Location::Cell,       Neighbours::None,
+                              Levels::None,       Presence::Required,   "Pa",
+                              "surface pressure", "p_nh%diag%pres_sfc", "surface_pressure"};
+
+/// Calls f(spec, group, fields.<name>) for every output field in list order: the prognostic
+/// state's fields, the diagnostic state's, then the dynamics' rho and pres_sfc.
 template <class F>
 void for_each_output_field(const UgridOutputFields& fields, F&& f) {
   using H = Kokkos::HostSpace;
   DiffusionPrognosticState<H>::for_each_field(
-      [&f](const FieldSpec& spec, const HostFieldRef& ref) { f(spec, false, ref); }, fields);
+      [&f](const FieldSpec& spec, const HostFieldRef& ref) {
+        f(spec, FieldGroup::prognostic, ref);
+      },
+      fields);
   DiffusionDiagnosticState<H>::for_each_field(
-      [&f](const FieldSpec& spec, const HostFieldRef& ref) { f(spec, true, ref); }, fields);
+      [&f](const FieldSpec& spec, const HostFieldRef& ref) {
+        f(spec, FieldGroup::diagnostic, ref);
+      },
+      fields);
+  f(rho_spec, FieldGroup::dynamics, fields.rho);
+  f(pres_sfc_spec, FieldGroup::dynamics, fields.pres_sfc);
+}
+
+/// Whether `options` writes a field of `group`.
+bool written(FieldGroup group, const UgridWriterOptions& options) {
+  return group == FieldGroup::prognostic ||
+         (group == FieldGroup::diagnostic && options.write_diagnostics) ||
+         (group == FieldGroup::dynamics && options.write_dynamics);
 }
 
 /// The CF standard_name of an output field, nullptr where the CF standard-name table has none
@@ -55,8 +85,8 @@ const char* standard_name_of(const char* field) {
     const char* field;
     const char* standard_name;
   } names[] = {
-      {"w", "upward_air_velocity"},
-      {"exner", "dimensionless_exner_function"},
+      {"w", "upward_air_velocity"},         {"rho", "air_density"},
+      {"pres_sfc", "surface_air_pressure"}, {"exner", "dimensionless_exner_function"},
       {"div_ic", "divergence_of_wind"},
   };
   for (const auto& n : names)
@@ -289,12 +319,15 @@ void UgridWriter::Impl::define_and_write_grid(
   nc.text("time", "axis", "T");
 
   // ---- Fields (from the field lists) ----
-  for_each_output_field({}, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef&) {
-    if (diagnostic && !options.write_diagnostics) return;
+  for_each_output_field({}, [&](const FieldSpec& f, FieldGroup group, const HostFieldRef&) {
+    if (!written(group, options)) return;
     const bool on_edges = f.location == Location::Edge;  // else cells
-    nc.variable(
-        f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE,
-        {"time", f.levels == Levels::Half ? "height_2" : "height", on_edges ? "nedges" : "ncells"});
+    const char* points = on_edges ? "nedges" : "ncells";
+    if (f.levels == Levels::None)
+      nc.variable(f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE, {"time", points});
+    else
+      nc.variable(f.name, options.single_precision ? NC_FLOAT : NC_DOUBLE,
+                  {"time", f.levels == Levels::Half ? "height_2" : "height", points});
     if (const char* standard_name = standard_name_of(f.name))
       nc.text(f.name, "standard_name", standard_name);
     nc.text(f.name, "long_name", f.long_name);
@@ -454,16 +487,17 @@ void UgridWriter::write_step(double time_seconds, const UgridOutputFields& field
                     m.path, time_seconds, m.last_time));
 
   // Check everything before writing anything, so a bad call leaves no partial record.
-  for_each_output_field(fields, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef& ref) {
-    if (diagnostic && !m.options.write_diagnostics) return;
+  for_each_output_field(fields, [&](const FieldSpec& f, FieldGroup group, const HostFieldRef& ref) {
+    if (!written(group, m.options)) return;
     const bool on_edges = f.location == Location::Edge;
     const bool half_levels = f.levels == Levels::Half;
     const std::size_t points = static_cast<std::size_t>(on_edges ? m.num_edges : m.num_cells);
-    const std::size_t levels = static_cast<std::size_t>(m.nlev + (half_levels ? 1 : 0));
+    const std::size_t levels =
+        f.levels == Levels::None ? 1 : static_cast<std::size_t>(m.nlev + (half_levels ? 1 : 0));
     if (ref.empty()) {
-      if (!diagnostic)
+      if (group != FieldGroup::diagnostic)
         throw InvalidArgument(
-            fmt::format("UGRID output '{}': step {}: the prognostic field '{}' is missing", m.path,
+            fmt::format("UGRID output '{}': step {}: the required field '{}' is missing", m.path,
                         m.steps, f.name));
       return;
     }
@@ -476,8 +510,8 @@ void UgridWriter::write_step(double time_seconds, const UgridOutputFields& field
 
   m.nc.put_record("time", m.steps, &time_seconds);
   std::vector<float> single;
-  for_each_output_field(fields, [&](const FieldSpec& f, bool diagnostic, const HostFieldRef& ref) {
-    if (diagnostic && !m.options.write_diagnostics) return;
+  for_each_output_field(fields, [&](const FieldSpec& f, FieldGroup group, const HostFieldRef& ref) {
+    if (!written(group, m.options)) return;
     if (ref.empty()) return;  // stays _FillValue
     if (m.options.single_precision) {
       single.assign(ref.data, ref.data + ref.size);

@@ -33,12 +33,12 @@ PY
 check_case() {
   local name=$1 ranks=$2
   shift 2
-  "$exe" run "$@" --output "one-$name.nc" --quiet >/dev/null 2>&1 || {
+  "$exe" run --model diffusion "$@" --output "one-$name.nc" --quiet >/dev/null 2>&1 || {
     fail "$name: single-rank run failed"
     return
   }
   for n in $ranks; do
-    out=$(mpi -np "$n" "$exe" run "$@" --output "$name-$n.nc" --timers "$name-$n.json" \
+    out=$(mpi -np "$n" "$exe" run --model diffusion "$@" --output "$name-$n.nc" --timers "$name-$n.json" \
       --savepoints "sp-$name-$n" 2>/dev/null) || {
       fail "$name: run on $n ranks failed: $out"
       continue
@@ -102,25 +102,25 @@ expect_error() {
 }
 args=(--nlev 4 --steps 1 --quiet)
 expect_error "rank 1: --grid $work/missing.nc: the file does not exist" \
-  -np 1 "$exe" run --generate R2B3 "${args[@]}" : -np 1 "$exe" run --grid "$work/missing.nc" "${args[@]}"
+  -np 1 "$exe" run --model diffusion --generate R2B3 "${args[@]}" : -np 1 "$exe" run --model diffusion --grid "$work/missing.nc" "${args[@]}"
 expect_error "every rank must read the same grid" \
-  -np 1 "$exe" run --generate R2B3 "${args[@]}" : -np 1 "$exe" run --generate R2B2 "${args[@]}"
+  -np 1 "$exe" run --model diffusion --generate R2B3 "${args[@]}" : -np 1 "$exe" run --model diffusion --generate R2B2 "${args[@]}"
 seq 1 5120 | awk '{print ($1 <= 2600) ? 0 : 1}' >two.txt
 head -100 two.txt >short.txt
 (cat two.txt; echo 7) >long.txt
-expect_error "100 cells listed, the grid has 5120" -np 2 "$exe" run --generate R2B3 "${args[@]}" --partition short.txt
-expect_error "line 5121: rank 7 is outside" -np 2 "$exe" run --generate R2B3 "${args[@]}" --partition long.txt
-expect_error "rank 2 owns no cell" -np 3 "$exe" run --generate R2B3 "${args[@]}" --partition two.txt
-expect_error "steps 0" -np 2 "$exe" run --generate R2B3 --nlev 4 --steps 0 --quiet
-expect_error "no-such-dir" -np 2 "$exe" run --generate R2B3 "${args[@]}" --output no-such-dir/x.nc
+expect_error "100 cells listed, the grid has 5120" -np 2 "$exe" run --model diffusion --generate R2B3 "${args[@]}" --partition short.txt
+expect_error "line 5121: rank 7 is outside" -np 2 "$exe" run --model diffusion --generate R2B3 "${args[@]}" --partition long.txt
+expect_error "rank 2 owns no cell" -np 3 "$exe" run --model diffusion --generate R2B3 "${args[@]}" --partition two.txt
+expect_error "steps 0" -np 2 "$exe" run --model diffusion --generate R2B3 --nlev 4 --steps 0 --quiet
+expect_error "no-such-dir" -np 2 "$exe" run --model diffusion --generate R2B3 "${args[@]}" --output no-such-dir/x.nc
 # A given partition is used as it is, and gives the same answer.
-out=$(mpi -np 2 "$exe" run --generate R2B3 --nlev 6 --steps 3 --output-every 1 --partition two.txt \
+out=$(mpi -np 2 "$exe" run --model diffusion --generate R2B3 --nlev 6 --steps 3 --output-every 1 --partition two.txt \
   --output part.nc 2>/dev/null) || fail "run with --partition failed: $out"
 printf '%s' "$out" | grep -q "file two.txt): owned cells per rank 2520..2600" ||
   fail "the partition file was not used: $out"
 same_output one-r2b3.nc part.nc || fail "output with --partition differs from one rank"
 # --partition needs several ranks.
-out=$("$exe" run --generate R2B3 "${args[@]}" --partition two.txt 2>&1)
+out=$("$exe" run --model diffusion --generate R2B3 "${args[@]}" --partition two.txt 2>&1)
 [ $? = 2 ] && printf '%s' "$out" | grep -q "needs a run on several MPI ranks" ||
   fail "--partition on one rank was not refused: $out"
 

@@ -59,7 +59,7 @@ expect_error "needs the savepoints of all 2 ranks" \
 expect_error "is a solve_nh-exit savepoint; --in needs solve_nh-init savepoints" \
   verify --in "$dir/global/solve_nh-exit.nc" --out "$dir/global/solve_nh-init.nc"
 # A diffusion call's savepoints (icondiff run) mixed with solve_nh ones.
-"$exe" run --generate R2B2 --nlev 12 --steps 1 --quiet --savepoints sp >/dev/null 2>&1 ||
+"$exe" run --model diffusion --generate R2B2 --nlev 12 --steps 1 --quiet --savepoints sp >/dev/null 2>&1 ||
   fail "icondiff run did not write diffusion savepoints"
 expect_error "is a diffusion-exit savepoint; --out needs solve_nh-exit savepoints (the --in savepoint is a solve_nh one)" \
   verify --in "$dir/global/solve_nh-init.nc" --out sp/diffusion-exit.nc

@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() { "$exe" run --generate "$1" --nlev "$2" --dtime "$3" --steps 1 --quiet --savepoints "$4" >/dev/null 2>&1 ||
+run() { "$exe" run --model diffusion --generate "$1" --nlev "$2" --dtime "$3" --steps 1 --quiet --savepoints "$4" >/dev/null 2>&1 ||
   fail "icondiff run $* failed"; }
 run R2B2 12 300 a
 run R2B2 10 300 levels

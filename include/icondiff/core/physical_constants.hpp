@@ -24,6 +24,8 @@ inline constexpr wp cvd_o_rd = cvd / rd;
 inline constexpr wp rd_o_cvd = rd / cvd;
 inline constexpr wp rd_o_p0ref = rd / p0ref;
 inline constexpr wp grav_o_cpd = grav / cpd;
+inline constexpr wp cpd_o_rd = cpd / rd;
+inline constexpr wp grav_o_rd = grav / rd;
 /// EPSILON(1._wp), ICON4Py's DBL_EPS (sys.float_info.epsilon).
 inline constexpr wp dbl_eps = 2.220446049250313e-16;
 /// The Earth's angular velocity [rad s-1] (ICON4Py's EARTH_ANGULAR_VELOCITY, ICON's

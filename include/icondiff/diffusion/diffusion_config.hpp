@@ -117,5 +117,9 @@ std::vector<std::pair<std::string, std::string>> icon_namelist_values(
 DiffusionConfig mch_ch_r04b09_config();
 /// A configuration as ICON4Py's EXCLAIM_APE experiment uses it.
 DiffusionConfig exclaim_ape_config();
+/// A configuration as ICON4Py's Jablonowski-Williamson experiment uses it
+/// (icon4py_configuration._jabw_diffusion_config): Smagorinsky with fourth-order background
+/// diffusion of vn and w, no temperature diffusion, 5 substeps.
+DiffusionConfig jablonowski_williamson_config();
 
 }  // namespace icondiff

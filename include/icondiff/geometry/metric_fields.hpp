@@ -31,6 +31,11 @@ struct TopographyConfig {
     Flat,          ///< h = 0 (aquaplanet; ICON4Py FlatTopographyConfig)
     GaussianHill,  ///< h = h0 · exp(−(d/a)²) (ICON4Py GaussianHillConfig, ICON gauss3D / mrw)
     SchaerMountain,  ///< h = h0 · exp(−(d/a)²) · cos²(π d/λ) (Schär et al. 2002; ICON's DCMIP 2-1)
+    /// Jablonowski and Williamson (2006)'s surface geopotential over g (their eq. 7 at η = 1 with
+    /// u0 = 35 m/s, η0 = 0.252; ICON's init_nh_topo_jabw): the surface on which the balanced
+    /// JW state has p_s = 1000 hPa everywhere. A function of latitude only, -317 m at the poles,
+    /// 113 m at the equator.
+    JablonowskiWilliamson,
   };
   Shape shape = Shape::Flat;
   /// h0, peak height (m). nh_testcase_nml:mount_height (gauss3D), mount_height_mrw (mrw).
@@ -49,6 +54,11 @@ struct TopographyConfig {
                                         double centre_lat_deg);
   static TopographyConfig schaer_mountain(double height, double half_width, double wavelength,
                                           double centre_lon_deg, double centre_lat_deg);
+  static TopographyConfig jablonowski_williamson() {
+    TopographyConfig c;
+    c.shape = Shape::JablonowskiWilliamson;
+    return c;
+  }
 
   /// Throws ConfigError naming the field and what is allowed.
   void validate() const;

@@ -44,6 +44,10 @@ struct HostFieldRef {
 struct UgridOutputFields {
   ICONDIFF_DIFFUSION_PROGNOSTIC_FIELDS(ICONDIFF_UGRID_HOST_FIELD_REF)
   ICONDIFF_DIFFUSION_DIAGNOSTIC_FIELDS(ICONDIFF_UGRID_HOST_FIELD_REF)
+  /// The dynamics' fields (written with UgridWriterOptions::write_dynamics, then required):
+  /// the density rho (C, nlev) and the surface pressure pres_sfc (C; no level dimension).
+  HostFieldRef rho;
+  HostFieldRef pres_sfc;
 };
 
 #undef ICONDIFF_UGRID_HOST_FIELD_REF
@@ -62,6 +66,8 @@ struct UgridWriterOptions {
   bool single_precision = false;
   /// Define div_ic, hdef_ic, dwdx and dwdy.
   bool write_diagnostics = true;
+  /// Define rho and pres_sfc (a dynamics run's output).
+  bool write_dynamics = false;
   UgridFileFormat format = UgridFileFormat::Classic64;
   /// Global attribute "title".
   std::string title = "icondiff horizontal diffusion output";

@@ -180,7 +180,7 @@ def icondiff_run_args(args) -> list[str]:
 
 def icondiff_fields(icondiff: str, grid_file: str, workdir: Path, args) -> ii.Savepoint:
     """icondiff's static fields: the init savepoint of one `icondiff run` call on the grid."""
-    cmd = [icondiff, "run", "--grid", grid_file, "--steps", "1", "--savepoints", str(workdir),
+    cmd = [icondiff, "run", "--model", "diffusion", "--grid", grid_file, "--steps", "1", "--savepoints", str(workdir),
            "--savepoint-step", "1", "--quiet", "--overwrite", *icondiff_run_args(args)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:

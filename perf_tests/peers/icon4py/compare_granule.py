@@ -113,7 +113,7 @@ def icondiff_savepoints(icondiff: str, grid_file: str, outdir: Path, *, nlev: in
     initial call (initial_run on), step 2 a regular one (initial_run off)."""
     step = 1 if initial_run else 2
     outdir.mkdir(parents=True, exist_ok=True)
-    cmd = [icondiff, "run", "--grid", grid_file, "--nlev", str(nlev), "--steps", str(step),
+    cmd = [icondiff, "run", "--model", "diffusion", "--grid", grid_file, "--nlev", str(nlev), "--steps", str(step),
            "--savepoints", str(outdir), "--savepoint-step", str(step),
            "--itype_sher", str(shear), "--l_zdiffu_t", "1" if zdiffu else "0", "--quiet",
            "--overwrite", *extra]

@@ -99,7 +99,7 @@ def run(cmd: list[str], env: dict) -> str:
 def race_icondiff(icondiff: str, grid_file: str, args, workdir: Path, env: dict) -> dict:
     """One timed `icondiff run`: setup, first call, median regular call, per-kernel medians."""
     timers = workdir / "icondiff_timers.json"
-    out = run([icondiff, "run", "--grid", grid_file, "--nlev", str(args.nlev),
+    out = run([icondiff, "run", "--model", "diffusion", "--grid", grid_file, "--nlev", str(args.nlev),
                "--steps", str(args.calls + 1), "--timers", str(timers), "--overwrite"], env)
     setup = float(re.search(r"^setup\s+([0-9.]+) s", out, re.M).group(1))
     steps = [float(m.group(1)) for m in re.finditer(r"^step\s+\d+/\d+.*?\s([0-9.]+) ms", out, re.M)]
@@ -264,7 +264,7 @@ def main(argv=None) -> int:
             print(f"[{name}] icondiff run ...", file=sys.stderr, flush=True)
             runs = [race_icondiff(args.icondiff, grid_file, args, gdir, env)]
             spdir = gdir / "savepoints"
-            run([args.icondiff, "run", "--grid", grid_file, "--nlev", str(args.nlev), "--steps", "1",
+            run([args.icondiff, "run", "--model", "diffusion", "--grid", grid_file, "--nlev", str(args.nlev), "--steps", "1",
                  "--savepoints", str(spdir), "--savepoint-step", "1", "--quiet", "--overwrite"], env)
             cells = ii.read_savepoint(spdir / "diffusion-init.nc").sizes["cell"]
             for backend in backends:

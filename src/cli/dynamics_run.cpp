@@ -1,0 +1,464 @@
+// icondiff run --model dynamics (the default): ICON's dynamics on a generated or real grid from
+// the Jablonowski-Williamson (2006) baroclinic-wave state — per advective time step
+// ndyn_substeps solve_nh substeps, then the horizontal diffusion, with ICON's time-level handling
+// (DynamicsTimeLoop, ICON4Py 0.2.0's TimeLoop) — on one rank or decomposed under mpirun. A
+// progress line per step (wall time, max |vn|, max |w|, the minimum surface pressure, the step's
+// largest vertical CFL), optional UGRID output every N steps, then the per-program timer table
+// with the STREAM ratio of both granules.
+#include "memory_estimate.hpp"
+#include "output_paths.hpp"
+#include "run_options.hpp"
+#include "timer_report.hpp"
+
+#include <icondiff/comm/local_fields.hpp>
+#include <icondiff/config.hpp>
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/view_copy.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_labels.hpp>
+#include <icondiff/diffusion/diffusion_traffic.hpp>
+#include <icondiff/diffusion/state_checks.hpp>
+#include <icondiff/dycore/dycore_traffic.hpp>
+#include <icondiff/dycore/surface_pressure.hpp>
+#include <icondiff/io/grid_source.hpp>
+#include <icondiff/io/ugrid_output.hpp>
+#include <icondiff/setup/diffusion_setup.hpp>
+#include <icondiff/setup/local_diffusion_inputs.hpp>
+#include <icondiff/setup/local_dycore_inputs.hpp>
+#include <icondiff/setup/static_fields_setup.hpp>
+#include <icondiff/testcases/solve_nh_initial_state.hpp>
+#include <icondiff/timeloop/dynamics_time_loop.hpp>
+
+#if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_gather.hpp>
+#endif
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+namespace icondiff::cli {
+
+namespace {
+
+using Space = RunSpace;
+using M = RunMemory;
+using H = Kokkos::HostSpace;
+
+/// The diffusion's view of a solve_nh prognostic state (the same Views).
+DiffusionPrognosticState<M> diffusion_view(const SolveNhPrognosticState<M>& p) {
+  DiffusionPrognosticState<M> d;
+  d.vn = p.vn;
+  d.w = p.w;
+  d.theta_v = p.theta_v;
+  d.exner = p.exner;
+  return d;
+}
+
+/// `whole` (C, nlev) of the whole grid at the cells of `local` (global_index; the whole grid's
+/// own cells when it is not decomposed), in `MemorySpace`.
+template <class MemorySpace>
+View2D<wp, MemorySpace> local_cell_field(const std::string& label, const HostTable<double>& whole,
+                                         const Grid& local) {
+  const std::vector<index_t>& global = local.global_index(Location::Cell);
+  HostTable<double> mine(static_cast<std::size_t>(local.num_cells), whole.cols());
+  for (std::size_t c = 0; c < mine.rows(); ++c)
+    for (std::size_t k = 0; k < mine.cols(); ++k)
+      mine(c, k) = whole(global.empty() ? c : static_cast<std::size_t>(global[c]), k);
+  return copy_to_view<wp, MemorySpace>(label, mine);
+}
+
+/// The whole grid's state for the output, on the root rank: the prognostic fields and the
+/// diffusion's diagnostics (gathered from every rank when decomposed; nullopt elsewhere).
+struct WholeOutput {
+  SolveNhPrognosticState<H> prognostic;
+  DiffusionDiagnosticState<H> diffusion;
+};
+std::optional<WholeOutput> whole_output([[maybe_unused]] const Ranks& ranks,
+                                        [[maybe_unused]] const std::vector<RankPoints>& points,
+                                        const SolveNhPrognosticState<M>& prognostic,
+                                        const DiffusionDiagnosticState<M>& diffusion) {
+  const std::string scope = "icondiff::driver::output::";
+  if (!ranks.decomposed())
+    return WholeOutput{copy_state<H>(prognostic, scope), copy_state<H>(diffusion, scope)};
+#if ICONDIFF_HAVE_MPI
+  // gather_to_root reads host Views: device states are copied once, host states used as they are.
+  const auto on_host = [&](const auto& state) {
+    if constexpr (std::is_same_v<M, H>)
+      return state;
+    else
+      return copy_state<H>(state, scope);
+  };
+  auto p = gather_to_root(ranks.comm(), on_host(prognostic), points, 0, scope);
+  auto d = gather_to_root(ranks.comm(), on_host(diffusion), points, 0, scope);
+  if (ranks.root()) return WholeOutput{std::move(*p), std::move(*d)};
+#endif
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_dynamics(const RunOptions& o) {
+  const Ranks ranks = Ranks::world();
+  DiffusionConfig diffusion_config;
+  DycoreConfig dycore_config;
+  DiffusionStrategy strategy{};
+  ranks.collectively([&] {
+    diffusion_config = resolved_diffusion_config(o, jablonowski_williamson_config());
+    dycore_config = resolved_dycore_config(o, DycoreConfig{});
+    dycore_config.validate_for_solve_nh();
+    strategy = parse_strategy(o.strategy);
+    if (!(o.jw_up >= 0 && o.jw_up <= 50))
+      throw InvalidArgument(fmt::format(
+          "--jw_up {}: expected 0..50 m/s (JW06's perturbation: 1; 0: the steady state)", o.jw_up));
+  });
+  const RunChecks checks = check_run_options(ranks, o);
+  if (o.checks_only) return 0;
+  const std::string& source = checks.source;
+  const auto say = [&](const std::string& text) {
+    if (!o.quiet && ranks.root()) fmt::print("{}", text);
+  };
+  const bool terminal = !o.quiet && ranks.root() && ::isatty(STDOUT_FILENO);
+
+  // ---- Grid and static fields (the whole grid, on every rank) ----
+  const auto t0 = std::chrono::steady_clock::now();
+  if (terminal)
+    fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
+               source);
+  Grid grid;
+  ranks.collectively([&] {
+    grid = load_grid_source(source);
+    if (generated_cells(source) < 0)
+      check_memory("--grid " + source, grid.num_cells, o.statics.nlev, checks.memory_limit,
+                   checks.memory_limit_source, MemoryModel::dynamics);
+  });
+  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
+  ranks.agree(
+      most_cells != fewest_cells
+          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
+                        "{}): every rank must read the same grid",
+                        fewest_cells, most_cells, grid.num_cells, source)
+          : "");
+  if (terminal) fmt::print("setup       geometry, interpolation, metrics of both granules ...\n");
+  HostStaticInputs host;
+  DycoreInputs<H> dycore_whole;
+  DiffusionInputs<H> diffusion_whole;
+  SolveNhHostStates initial;
+  JablonowskiWilliamsonConfig jw;
+  jw.perturbation_amplitude = o.jw_up;
+  jw.vn_noise_amplitude = o.vn_noise;
+  jw.w_noise_amplitude = o.w_noise;
+  jw.noise_seed = 1;
+  ranks.collectively([&] {
+    host = compute_static_inputs(std::move(grid), statics_setup_config(o.statics),
+                                 StaticFieldSelection::all());
+    const StaticFields<H> statics = make_static_fields<H>(host);
+    const DeviceGrid<H> whole_grid(host.grid);
+    dycore_whole = make_dycore_inputs<H>(host, statics, whole_grid);
+    diffusion_whole = make_diffusion_inputs<H>(host, statics, whole_grid);
+    // ICON4Py's JW initialisation: the analytic state in the model's discrete hydrostatic
+    // balance.
+    initial =
+        jablonowski_williamson_solve_nh_states(host.grid, host.metrics.z_ifc, host.metrics.z_mc,
+                                               dycore_whole, jw, HydrostaticAdjustment::icon4py);
+  });
+  const Grid& g = host.grid;
+  const int nlev = host.metrics.vertical.num_levels();
+  const std::vector<double>& vct_a = host.metrics.vertical.vct_a;
+  say(fmt::format("grid        {} ({}; {} cells, {} edges, {} vertices)\n", source,
+                  g.limited_area ? "limited area" : "global", g.num_cells, g.num_edges,
+                  g.num_vertices));
+  say(fmt::format("vertical    {} levels, top {} m, damping layer down to half level {}\n", nlev,
+                  vct_a.front(), host.metrics.vertical.end_index_of_damping_layer));
+
+  // ---- This rank's part ----
+  const LocalPart part = decompose_grid(ranks, g, o);
+  const Grid& local = part.grid;
+  const FieldSizes whole_sizes = dycore_whole.sizes();
+  const RankPoints my_points = rank_points(local, whole_sizes);
+  if (ranks.decomposed()) {
+    const auto owned = [&](Location l) {
+      long long n = 0;
+      for (std::size_t i = 0; i < my_points.size(l); ++i) n += my_points.owns(l, i);
+      return static_cast<double>(n);
+    };
+    const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
+    const std::vector<double> local_cells = ranks.gather(static_cast<double>(local.num_cells));
+    if (ranks.root())
+      say(fmt::format(
+          "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
+          "halo {:.0f}..{:.0f}\n",
+          ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
+          *std::max_element(owned_cells.begin(), owned_cells.end()),
+          *std::min_element(local_cells.begin(), local_cells.end()),
+          *std::max_element(local_cells.begin(), local_cells.end())));
+  }
+  const std::vector<RankPoints> all_points =
+#if ICONDIFF_HAVE_MPI
+      ranks.decomposed() ? gather_rank_points(ranks.comm(), my_points, 0) :
+#endif
+                         std::vector<RankPoints>{my_points};
+  const std::string scope = "icondiff::driver::";
+  DycoreInputs<M> dycore_inputs;
+  DiffusionInputs<M> diffusion_inputs;
+  DynamicsStates<M> states;
+  ranks.collectively([&] {
+    dycore_inputs = restrict_dycore_inputs<M>(dycore_whole, local, scope);
+    diffusion_inputs = restrict_diffusion_inputs<M>(diffusion_whole, local, scope);
+    states.current = copy_state<M>(restrict_to_local(initial.current, local, whole_sizes, scope),
+                                   scope + "current::");
+    states.next =
+        copy_state<M>(restrict_to_local(initial.next, local, whole_sizes, scope), scope + "next::");
+    states.solve_nh = copy_state<M>(
+        restrict_to_local(initial.diagnostic, local, whole_sizes, scope), scope + "solve_nh::");
+    states.prep_adv = copy_state<M>(restrict_to_local(initial.prep_adv, local, whole_sizes, scope),
+                                    scope + "prep_adv::");
+    states.diffusion = allocate_state<DiffusionDiagnosticState, M>(diffusion_inputs.sizes(),
+                                                                   scope + "diffusion::");
+  });
+  initial = SolveNhHostStates{};  // the whole grid's states are not needed any more
+  const View2D<wp, M> ddqz_z_full =
+      local_cell_field<M>(scope + "ddqz_z_full", host.dycore_metrics.ddqz_z_full, local);
+  const View1D<wp, M> pres_sfc(scope + "pres_sfc", local.num_cells);
+
+  SolveNonhydroOptions<Space> solve_nh_options;
+  solve_nh_options.exchange = part.exchange;
+  DiffusionOptions<Space> diffusion_options;
+  diffusion_options.strategy = strategy;
+  diffusion_options.schedule = parse_loop_schedule(o.schedule);
+  diffusion_options.level_block = o.level_block;
+  diffusion_options.exchange = part.exchange;
+  std::unique_ptr<SolveNonhydro<Space>> solve_nh;
+  std::unique_ptr<Diffusion<Space>> diffusion;
+  std::unique_ptr<DynamicsTimeLoop<Space>> loop;
+  DynamicsTimeLoopConfig loop_config;
+  loop_config.dtime = o.dtime;
+  loop_config.ndyn_substeps = diffusion_config.ndyn_substeps;
+  loop_config.second_order_divdamp_factor = o.divdamp_fac_o2;
+  loop_config.lprep_adv = false;
+  // ICON4Py's JW experiment starts without the initial diffusion call.
+  loop_config.apply_initial_stabilization = false;
+  ranks.collectively([&] {
+    solve_nh = std::make_unique<SolveNonhydro<Space>>(dycore_config, dycore_inputs, vct_a,
+                                                      solve_nh_options);
+    diffusion =
+        std::make_unique<Diffusion<Space>>(diffusion_config, diffusion_inputs, diffusion_options);
+    loop = std::make_unique<DynamicsTimeLoop<Space>>(*solve_nh, diffusion.get(), loop_config);
+  });
+  const TimerScope timer_scope = o.timing == "calls" ? TimerScope::calls : TimerScope::kernels;
+  KernelTimers timers(timer_scope);
+  solve_nh->set_timers(&timers);
+  diffusion->set_timers(&timers);
+  const View1D<int, M> owned_edges = owned_mask(local, Location::Edge);
+  const View1D<int, M> owned_cells = owned_mask(local, Location::Cell);
+  const double setup_seconds =
+      ranks.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  say(fmt::format(
+      "setup       {:.2f} s (grid, geometry, interpolation, metrics, hydrostatically balanced JW "
+      "state)\n",
+      setup_seconds));
+  const MachineFacts machine = measure_machine(ranks);
+  say(fmt::format(
+      "machine     {} with {} threads{} on {} allowed CPUs, STREAM triad {:.1f} GB/s{}\n",
+      Space::name(), machine.threads,
+      ranks.decomposed() ? fmt::format(" per rank × {} ranks", ranks.size()) : "", machine.cpus,
+      machine.stream_gbs, ranks.decomposed() ? " (all ranks at once)" : ""));
+  if (ranks.root() && std::is_same_v<M, H> && machine.threads > machine.cpus)
+    fmt::print(stderr,
+               "icondiff: warning: {} threads but only {} CPUs allowed to this process (see "
+               "taskset -p {}): timings will be slow\n",
+               machine.threads, machine.cpus, static_cast<long>(::getpid()));
+  say(fmt::format(
+      "dynamics    dtime {} s, {} substeps of solve_nh + diffusion ({} strategy) per step, {} "
+      "steps = {:.2f} h; JW perturbation {} m/s\n\n",
+      o.dtime, loop_config.ndyn_substeps, to_string(strategy), o.steps, o.steps * o.dtime / 3600.0,
+      o.jw_up));
+
+  // ---- Output (one file of the whole grid, written by rank 0) ----
+  std::map<std::string, std::string> attributes;
+  for (const auto& [name, value] : icon_namelist_values(diffusion_config)) attributes[name] = value;
+  for (const auto& [name, value] : icon_namelist_values(dycore_config)) attributes[name] = value;
+  attributes["icondiff:model"] = "dynamics";
+  attributes["icondiff:grid_source"] = source;
+  attributes["icondiff:dtime"] = fmt::format("{}", o.dtime);
+  attributes["icondiff:initial_state"] =
+      fmt::format("Jablonowski-Williamson 2006, jw_up = {} m/s, hydrostatically adjusted", o.jw_up);
+  attributes["icondiff:version"] = ICONDIFF_VERSION_STRING;
+  std::unique_ptr<UgridWriter> writer;
+  const std::string writer_path =
+      o.output.empty() || temporary_fits_beside(o.output) ? o.output : temporary_beside(o.output);
+  View2D<wp, H> whole_ddqz;
+  View1D<wp, H> whole_pres_sfc;
+  const auto write_output = [&](double time) {
+    const std::optional<WholeOutput> whole =
+        whole_output(ranks, all_points, states.current, states.diffusion);
+    ranks.collectively([&] {
+      if (!whole || !writer) return;
+      diagnose_surface_pressure(Kokkos::DefaultHostExecutionSpace(), whole->prognostic.exner,
+                                whole->prognostic.theta_v, whole_ddqz, whole_pres_sfc);
+      Kokkos::fence();
+      UgridOutputFields f;
+      const auto ref = [](const auto& view) { return HostFieldRef(view.data(), view.size()); };
+      f.vn = ref(whole->prognostic.vn);
+      f.w = ref(whole->prognostic.w);
+      f.theta_v = ref(whole->prognostic.theta_v);
+      f.exner = ref(whole->prognostic.exner);
+      f.rho = ref(whole->prognostic.rho);
+      f.pres_sfc = ref(whole_pres_sfc);
+      // The diffusion's diagnostics exist after its first call.
+      if (loop->steps_done() > 0) {
+        f.hdef_ic = ref(whole->diffusion.hdef_ic);
+        f.div_ic = ref(whole->diffusion.div_ic);
+        f.dwdx = ref(whole->diffusion.dwdx);
+        f.dwdy = ref(whole->diffusion.dwdy);
+      }
+      writer->write_step(time, f);
+    });
+  };
+  if (!o.output.empty()) {
+    ranks.collectively([&] {
+      if (!ranks.root()) return;
+      std::vector<double> full(nlev);
+      for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
+      whole_ddqz =
+          copy_to_view<wp, H>(scope + "whole_ddqz_z_full", host.dycore_metrics.ddqz_z_full);
+      whole_pres_sfc = View1D<wp, H>(scope + "whole_pres_sfc", g.num_cells);
+      remove_temporaries_on_signal(writer_path);
+      if (writer_path != o.output) remove_on_signal(writer_path);
+      UgridWriterOptions options;
+      options.write_dynamics = true;
+      options.title = "icondiff dynamics output (solve_nh + diffusion)";
+      writer = std::make_unique<UgridWriter>(writer_path, g, full, vct_a, attributes, options);
+    });
+    write_output(0.0);
+  }
+
+  // ---- Steps ----
+  const Space space;
+  for (int step = 1; step <= o.steps; ++step) {
+    const auto start = std::chrono::steady_clock::now();
+    loop->step(space, states);
+    space.fence();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timers.record(time_step_label, seconds);
+    if (o.finite_check) {
+      const std::optional<NonFiniteValue> bad =
+          find_non_finite(space, diffusion_view(states.current));
+      ranks.collectively([&] {
+        if (!bad) return;
+        const std::vector<index_t>& global = local.global_index(bad->location);
+        throw Error(fmt::format(
+            "step {}: {} is not finite ({}) at {} {}{} (1-based), level {} (1-based); the run "
+            "stops here (--no-finite-check runs on)",
+            step, bad->field, bad->value, to_string(bad->location), bad->point + 1,
+            global.empty() ? std::string() : fmt::format(" (global {})", global[bad->point] + 1),
+            bad->level + 1));
+      });
+    }
+    diagnose_surface_pressure(space, states.current.exner, states.current.theta_v, ddqz_z_full,
+                              pres_sfc);
+    const double ms = ranks.max(seconds) * 1e3;
+    const double vn_max = ranks.max(max_abs(states.current.vn, owned_edges));
+    const double w_max = ranks.max(max_abs(states.current.w, owned_cells));
+    const double ps_min = -ranks.max(-min_value(pres_sfc, owned_cells));
+    const double cfl = ranks.max(states.solve_nh.max_vertical_cfl);
+    say(fmt::format(
+        "step {:>5}/{:<5} t = {:>7.2f} h  {:>9.2f} ms   max|vn| = {:6.2f} m/s   max|w| = {:.3e} "
+        "m/s   min p_sfc = {:8.2f} hPa   max vcfl = {:.3f}\n",
+        step, o.steps, step * o.dtime / 3600.0, ms, vn_max, w_max, ps_min / 100.0, cfl));
+    // A batch job killed at its wall time must still have the lines of the steps it finished.
+    if (ranks.root()) std::fflush(stdout);
+    if (!o.output.empty() &&
+        ((o.output_every > 0 && step % o.output_every == 0) || step == o.steps))
+      write_output(step * o.dtime);
+  }
+  if (!o.output.empty()) {
+    ranks.collectively([&] {
+      if (!writer) return;
+      writer->close();
+      if (writer_path == o.output) return;
+      std::error_code ec;
+      std::filesystem::rename(writer_path, o.output, ec);
+      if (ec) {
+        std::filesystem::remove(writer_path, ec);
+        throw OutputFileError(o.output, "cannot move the written file into place");
+      }
+    });
+    say(fmt::format("\noutput      {} ({} times)\n", o.output,
+                    writer ? writer->steps_written() : 0));
+  }
+
+  // ---- Timer report (rank 0) ----
+  DycoreCallFlags flags;  // a later substep's programs: the run's most frequent calls
+  flags.apply_2nd_order_divergence_damping = o.divdamp_fac_o2 > 0;
+  std::map<std::string, double> bytes = dycore_program_bytes(solve_nh->dycore(), flags);
+  for (const auto& [label, b] :
+       diffusion_kernel_bytes(diffusion->ranges(), local.num_cells, local.num_edges,
+                              local.num_vertices, nlev, diffusion_config, strategy))
+    bytes[label] = b;
+  SolveNhStep substep;
+  substep.dtime = o.dtime / loop_config.ndyn_substeps;
+  substep.ndyn_substeps_var = loop_config.ndyn_substeps;
+  substep.second_order_divdamp_factor = o.divdamp_fac_o2;
+  double step_bytes = 0;
+  for (int s = 0; s < loop_config.ndyn_substeps; ++s) {
+    substep.at_first_substep = s == 0;
+    substep.at_last_substep = s == loop_config.ndyn_substeps - 1;
+    step_bytes += solve_nh_substep_bytes(solve_nh->dycore(), substep);
+  }
+  step_bytes += bytes.count(diffusion_labels::run) ? bytes.at(diffusion_labels::run) : 0.0;
+  bytes[time_step_label] = step_bytes;
+  const GatheredTimers gathered = gather_timers(ranks, timers, bytes);
+  const HaloReport halo =
+      report_halo_traffic(ranks, part, o.steps, "time step (solve_nh substeps and diffusion)");
+  if (!ranks.root()) return 0;
+  const auto entries = timer_entries(gathered.slowest, gathered.bytes);
+  fmt::print(
+      "\n{} ({} steps; GB/s by the byte model of performance_model.md{}):\n{}",
+      timer_scope == TimerScope::kernels ? "per-program timers" : "whole-call timers", o.steps,
+      ranks.decomposed()
+          ? fmt::format("; per call the slowest of {} ranks, bytes of all ranks", ranks.size())
+          : "",
+      format_timer_table(entries, machine.stream_gbs));
+  const TimerEntry& step_entry = entries.at("time_step");
+  fmt::print(
+      "time step: {:.2f} ms median ({:.2f} ms per substep with its share of the diffusion), "
+      "{:.1f} simulated days per wall-clock day\n",
+      step_entry.median_ms, step_entry.median_ms / loop_config.ndyn_substeps,
+      o.dtime / (step_entry.median_ms * 1e-3));
+  if (ranks.decomposed()) {
+    const auto& spread = gathered.rank_medians_ms.at(time_step_label);
+    fmt::print(
+        "load balance: time-step median per rank {:.3f} / {:.3f} / {:.3f} ms (min / median / max "
+        "over {} ranks)\n",
+        spread[0], spread[1], spread[2], ranks.size());
+    fmt::print("{}", halo.table);
+  }
+  if (!o.timers.empty()) {
+    nlohmann::json metadata = run_metadata(ranks, o, machine, source, g, nlev);
+    metadata["strategy"] = to_string(strategy);
+    metadata["ndyn_substeps"] = loop_config.ndyn_substeps;
+    for (const auto& [name, value] : attributes) metadata["config"][name] = value;
+    if (ranks.decomposed()) {
+      metadata["timers_over_ranks"] = "per call, the slowest rank; bandwidth: bytes of all ranks";
+      metadata["partition"] = part.partition;
+      metadata["halo_per_step"] = halo.json;
+      for (const auto& [label, spread] : gathered.rank_medians_ms)
+        metadata["rank_median_ms"][timer_name(label)] = {
+            {"min", spread[0]}, {"median", spread[1]}, {"max", spread[2]}};
+    }
+    write_text_file(o.timers, timer_report_json(entries, metadata).dump(2) + "\n");
+    say(fmt::format("timers      {}\n", o.timers));
+  }
+  return 0;
+}
+
+}  // namespace icondiff::cli

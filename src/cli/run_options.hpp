@@ -1,0 +1,192 @@
+// The options of `icondiff run`, shared by its two models (the dynamics: ICON's time loop over
+// solve_nh and the diffusion, dynamics_run.cpp; the diffusion alone, run_command.cpp), and the
+// helpers both drivers use: the checks made before any work, the namelist options bound to a
+// granule's configuration table, the decomposition of the grid, per-rank reductions and the
+// gathered timers.
+#pragma once
+
+#include "ranks.hpp"
+#include "statics_options.hpp"
+
+#include <icondiff/core/config_table.hpp>
+#include <icondiff/core/types.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/dycore/dycore_config.hpp>
+#include <icondiff/grid/grid.hpp>
+#include <icondiff/kokkos_compat.hpp>
+#include <icondiff/profiling/kernel_timers.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+
+#if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_halo_exchange.hpp>
+#endif
+
+namespace icondiff::cli {
+
+using RunSpace = Kokkos::DefaultExecutionSpace;
+using RunMemory = RunSpace::memory_space;
+
+/// One command-line option per field of a granule's configuration table with a namelist variable
+/// ("--hdiff_order"), typed by its kind, holding the ICON namelist value; only the options given
+/// (on the command line or in --config) are applied, onto the model's own defaults.
+template <class Config>
+struct NamelistOptionOf {
+  const ConfigFieldOf<Config>* field = nullptr;
+  CLI::Option* option = nullptr;
+  bool logical = false;
+  int integer = 0;
+  double real = 0.0;
+};
+
+/// What `icondiff run` runs.
+enum class RunModel {
+  dynamics,   ///< ICON's dynamics: ndyn_substeps x solve_nh, then the diffusion, per step
+  diffusion,  ///< the diffusion granule alone on a fixed state
+};
+
+struct RunOptions {
+  RunModel model = RunModel::dynamics;
+  std::string grid_file;
+  std::string generate = "R2B4";
+  bool lam = false;
+  std::string lam_region = "cap:8,46.5,30";
+  int steps = 10;
+  double dtime = 300.0;
+  std::string strategy = "fused";
+  std::string schedule = to_string(default_loop_schedule<RunSpace>());
+  /// kernels: every kernel fenced and timed; calls: one fence per call (the default on devices,
+  /// where a fence per kernel exposes every launch's latency).
+  std::string timing =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, RunMemory>::accessible ? "kernels" : "calls";
+  int level_block = 1;  ///< levels per work item of the tiled schedules; 0: all
+  std::string output;
+  int output_every = 0;  ///< 0: only the first and last state
+  std::string timers;
+  std::string savepoints;
+  int savepoint_step = 1;
+  std::string partition;  ///< cell owners (one rank per line); empty: METIS
+  bool quiet = false;
+  bool overwrite = false;    ///< replace existing output files
+  std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
+  bool finite_check = true;  ///< stop at the first non-finite prognostic value after a step
+  bool checks_only = false;  ///< stop after checking the options (add_run_checks_command)
+  StaticsOptions statics;    ///< --nlev, the vertical grid and the topography
+  double vn_noise = 1.0;
+  double w_noise = 0.05;
+  /// nh_testcase_nml:jw_up: amplitude of JW06's zonal-wind perturbation that starts the wave
+  /// (m/s; 0: the steady state).
+  double jw_up = 1.0;
+  /// dynamics: ICON's divdamp_fac_o2, the second-order divergence damping factor of every
+  /// substep (0 outside ICON's spin-up; ICON4Py's JW run passes 0).
+  double divdamp_fac_o2 = 0.0;
+  std::string config_file;  ///< the --config file read (an input no output may replace)
+  /// The diffusion's and the dycore's namelist options (a deque: options bind to its elements,
+  /// which must not move).
+  std::deque<NamelistOptionOf<DiffusionConfig>> diffusion_namelist;
+  std::deque<NamelistOptionOf<DycoreConfig>> dycore_namelist;
+};
+
+/// Registers one option per namelist field of `table` not registered yet (a variable two
+/// granules share, interpol_nml:nudge_max_coeff, is one option, bound to the first), in `group`,
+/// with `defaults`' values as the shown defaults.
+template <class Config>
+void add_namelist_options(CLI::App& app, const std::vector<ConfigFieldOf<Config>>& table,
+                          const Config& defaults, const std::string& group,
+                          std::deque<NamelistOptionOf<Config>>& slots);
+
+/// `base` with every namelist option that was given applied (the ones with count() > 0), then the
+/// command line's range rules beyond the granule's and validate(). Throws InvalidArgument or
+/// ConfigError naming the option.
+DiffusionConfig resolved_diffusion_config(const RunOptions& o, const DiffusionConfig& base);
+DycoreConfig resolved_dycore_config(const RunOptions& o, const DycoreConfig& base);
+
+/// The grid source of --grid / --generate / --lam.
+std::string grid_source(const RunOptions& o);
+
+/// What check_run_options found: the grid source and the memory limit.
+struct RunChecks {
+  std::string source;
+  double memory_limit = 0;
+  std::string memory_limit_source;
+};
+
+/// Every check made before any work, agreed on by every rank: the options' ranges, the memory
+/// estimate of a generated grid (memory_estimate.hpp, per model), inputs that
+/// are regular files, outputs that are new (or --overwrite), distinct and never an input.
+RunChecks check_run_options(const Ranks& ranks, const RunOptions& o);
+
+/// The largest |value| over the points with `owned(i) != 0` (every point when `owned` is empty).
+double max_abs(const View2D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned);
+/// The smallest value over the points with `owned(i) != 0` (every point when `owned` is empty).
+double min_value(const View1D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned);
+
+/// 1 for the points of `location` this rank owns (empty View on a grid that is not decomposed).
+View1D<int, RunMemory> owned_mask(const Grid& grid, Location location);
+
+/// The number of CPUs this process may run on (see allowed_cpu_count; Linux).
+double allowed_cpus();
+
+/// "2026-11-28T05:40:00Z".
+std::string utc_now();
+
+/// This rank's grid (the whole grid on one rank) and the exchange between the ranks' grids.
+struct LocalPart {
+  Grid grid;
+  std::shared_ptr<HaloExchange<RunSpace>> exchange;  ///< nullptr on one rank
+#if ICONDIFF_HAVE_MPI
+  std::shared_ptr<MpiHaloExchange<RunSpace>> mpi_exchange;  ///< the same object, for its traffic
+#endif
+  std::string partition;  ///< how the cells were partitioned (for the report)
+};
+
+/// The rank's part of `whole`: collective; on several ranks the cells are partitioned (--partition
+/// or METIS k-way) and the rank's ICON-ordered local grid with its halo built.
+LocalPart decompose_grid(const Ranks& ranks, const Grid& whole, const RunOptions& o);
+
+/// The timers of every rank as one table: per call, the slowest rank's time (what the decomposed
+/// call costs); bytes summed over ranks; plus each label's per-rank medians (min, median, max over
+/// ranks) for the load balance. On one rank: the rank's own timers.
+struct GatheredTimers {
+  KernelTimers slowest;
+  std::map<std::string, double> bytes;
+  std::map<std::string, std::array<double, 3>> rank_medians_ms;  ///< min, median, max
+};
+GatheredTimers gather_timers(const Ranks& ranks, const KernelTimers& timers,
+                             const std::map<std::string, double>& bytes);
+
+/// Per granule call and location: exchanges, messages and bytes sent by all ranks, and the
+/// slowest rank's time inside start() + wait(). Collective; a table and the same as JSON (both
+/// empty on one rank).
+struct HaloReport {
+  std::string table;
+  nlohmann::json json;
+};
+HaloReport report_halo_traffic(const Ranks& ranks, const LocalPart& part, int calls,
+                               const std::string& per);
+
+/// "machine ..." line facts: the execution space's threads, the CPUs allowed (the fewest over
+/// ranks), and a STREAM triad measured by every rank at once (summed).
+struct MachineFacts {
+  int threads = 0;
+  int cpus = 0;
+  double stream_gbs = 0;
+};
+MachineFacts measure_machine(const Ranks& ranks);
+
+/// The run's JSON metadata common to both models.
+nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const MachineFacts& machine,
+                            const std::string& source, const Grid& grid, int nlev);
+
+int run_diffusion(const RunOptions& o);
+int run_dynamics(const RunOptions& o);
+
+}  // namespace icondiff::cli

@@ -1,0 +1,415 @@
+// The helpers both models of `icondiff run` use (run_options.hpp).
+#include "run_options.hpp"
+
+#include "cpu_affinity.hpp"
+#include "memory_estimate.hpp"
+#include "output_paths.hpp"
+
+#include <icondiff/comm/decomposition.hpp>
+#include <icondiff/config.hpp>
+#include <icondiff/core/error.hpp>
+#include <icondiff/io/partition_file.hpp>
+#include <icondiff/profiling/stream_bandwidth.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <limits>
+
+namespace icondiff::cli {
+
+template <class Config>
+void add_namelist_options(CLI::App& app, const std::vector<ConfigFieldOf<Config>>& table,
+                          const Config& defaults, const std::string& group,
+                          std::deque<NamelistOptionOf<Config>>& slots) {
+  for (const ConfigFieldOf<Config>& field : table) {
+    if (field.namelist == nullptr) continue;  // ICON-internal
+    const std::string name = "--" + field.namelist_variable();
+    if (app.get_option_no_throw(name) != nullptr) continue;  // shared with another granule
+    NamelistOptionOf<Config>& slot = slots.emplace_back();
+    slot.field = &field;
+    const double value = field.namelist_value(defaults);
+    const std::string help = fmt::format("{}: {}", field.namelist_group(), field.help);
+    CLI::Option* option = nullptr;
+    switch (field.kind) {
+      case ConfigKind::Bool:
+        slot.logical = value != 0.0;
+        // ICON writes logicals as .TRUE. / .FALSE. (so does icondiff's own output): accepted
+        // beside true/false, 1/0, on/off, yes/no.
+        option = app.add_option(name, slot.logical, help)->transform([](std::string text) {
+          std::string upper = text;
+          for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+          if (upper == ".TRUE." || upper == ".T.") return std::string("true");
+          if (upper == ".FALSE." || upper == ".F.") return std::string("false");
+          return text;
+        });
+        break;
+      case ConfigKind::Enum:
+      case ConfigKind::Int:
+        slot.integer = static_cast<int>(value);
+        option = app.add_option(name, slot.integer, help);
+        break;
+      case ConfigKind::Real:
+        slot.real = value;
+        option = app.add_option(name, slot.real, help);
+        break;
+    }
+    option->group(group)->capture_default_str();
+    slot.option = option;
+  }
+}
+
+template void add_namelist_options(CLI::App&, const std::vector<ConfigFieldOf<DiffusionConfig>>&,
+                                   const DiffusionConfig&, const std::string&,
+                                   std::deque<NamelistOptionOf<DiffusionConfig>>&);
+template void add_namelist_options(CLI::App&, const std::vector<ConfigFieldOf<DycoreConfig>>&,
+                                   const DycoreConfig&, const std::string&,
+                                   std::deque<NamelistOptionOf<DycoreConfig>>&);
+
+namespace {
+
+/// Applies the given options of `slots` onto `c`; `rule(name, slot)` adds the command line's
+/// range rules.
+template <class Config, class Rule>
+void apply_namelist_options(const std::deque<NamelistOptionOf<Config>>& slots, Config& c,
+                            Rule&& rule) {
+  for (const NamelistOptionOf<Config>& slot : slots) {
+    if (slot.option == nullptr || slot.option->count() == 0) continue;
+    const ConfigFieldOf<Config>& field = *slot.field;
+    const std::string name = field.namelist_variable();
+    if (field.kind == ConfigKind::Real && !std::isfinite(slot.real))
+      throw InvalidArgument(fmt::format("--{} {}: expected a finite number", name, slot.real));
+    rule(name, slot);
+    switch (field.kind) {
+      case ConfigKind::Bool: field.set_namelist_value(c, slot.logical ? 1.0 : 0.0); break;
+      case ConfigKind::Enum:
+      case ConfigKind::Int: field.set_namelist_value(c, slot.integer); break;
+      case ConfigKind::Real: field.set_namelist_value(c, slot.real); break;
+    }
+  }
+}
+
+}  // namespace
+
+DiffusionConfig resolved_diffusion_config(const RunOptions& o, const DiffusionConfig& base) {
+  DiffusionConfig c = base;
+  apply_namelist_options(
+      o.diffusion_namelist, c,
+      [](const std::string& name, const NamelistOptionOf<DiffusionConfig>& slot) {
+        // Ranges beyond the granule's own rules: a negative or zero w e-folding ratio makes a
+        // negative (anti-)diffusion coefficient; ICON runs use ndyn_substeps = 5 (rarely above
+        // 10).
+        if (name == "hdiff_w_efdt_ratio" && !(slot.real > 0 && slot.real <= 1e6))
+          throw InvalidArgument(fmt::format(
+              "--hdiff_w_efdt_ratio {}: expected 0 < ratio <= 1e6 (w diffusion e-folding time / "
+              "time step; <= 0 would be anti-diffusion)",
+              slot.real));
+        if (name == "ndyn_substeps" && (slot.integer < 1 || slot.integer > 100))
+          throw InvalidArgument(fmt::format(
+              "--ndyn_substeps {}: expected 1 .. 100 dynamics substeps per time step (ICON: 5)",
+              slot.integer));
+      });
+  c.validate();
+  return c;
+}
+
+DycoreConfig resolved_dycore_config(const RunOptions& o, const DycoreConfig& base) {
+  DycoreConfig c = base;
+  apply_namelist_options(o.dycore_namelist, c,
+                         [](const std::string&, const NamelistOptionOf<DycoreConfig>&) {});
+  // Options one namelist variable sets for both granules, bound to the diffusion's (or the
+  // metric factory's) option: the dycore reads the same value, as in ICON.
+  for (const auto& slot : o.diffusion_namelist)
+    if (slot.option != nullptr && slot.option->count() > 0 &&
+        std::string(slot.field->namelist) == "interpol_nml:nudge_max_coeff")
+      for (const auto& field : dycore_config_fields())
+        if (field.namelist != nullptr && std::string(field.namelist) == slot.field->namelist)
+          field.set_namelist_value(c, slot.real);
+  c.divdamp_type = static_cast<DivergenceDampingType>(o.statics.dycore_metrics.divdamp_type);
+  c.validate();
+  return c;
+}
+
+std::string grid_source(const RunOptions& o) {
+  if (!o.grid_file.empty()) {
+    if (o.lam)
+      throw InvalidArgument("--lam cuts a generated grid; it cannot be combined with --grid");
+    return o.grid_file;
+  }
+  return "generate:" + o.generate + (o.lam ? "/" + o.lam_region : "");
+}
+
+RunChecks check_run_options(const Ranks& ranks, const RunOptions& o) {
+  RunChecks checks;
+  // Options are the same on every rank, but a rank started with other arguments (MPMD) must not
+  // leave the others waiting: every check is agreed on.
+  ranks.collectively([&] {
+    if (o.steps < 1) throw InvalidArgument(fmt::format("--steps {}: expected at least 1", o.steps));
+    if (!(o.dtime > 0) || !std::isfinite(o.dtime))
+      throw InvalidArgument(
+          fmt::format("--dtime {}: expected a positive, finite time step (s)", o.dtime));
+    // The output's and the savepoints' times go up to steps x dtime: finite, or the run would
+    // fail only when it writes them.
+    if (!std::isfinite(o.dtime * o.steps))
+      throw InvalidArgument(fmt::format(
+          "--dtime {}: the run's end time --steps {} x --dtime = {} s is not finite; expected a "
+          "time step below {:g} s",
+          o.dtime, o.steps, o.dtime * o.steps, std::numeric_limits<double>::max() / o.steps));
+    check_vertical_options(o.statics);
+    if (o.output_every < 0)
+      throw InvalidArgument(fmt::format(
+          "--output-every {}: expected 0 (first and last state only) or a positive step count",
+          o.output_every));
+    if (o.model == RunModel::dynamics && !o.savepoints.empty())
+      throw InvalidArgument(
+          "--savepoints: the dynamics run writes no savepoints yet; --model diffusion writes the "
+          "diffusion's");
+    if (o.model == RunModel::dynamics && o.statics.nlev < 3)
+      throw InvalidArgument(fmt::format(
+          "--nlev {}: the dynamics needs at least 3 levels (the surface pressure reads the "
+          "lowest three)",
+          o.statics.nlev));
+    if (!std::isfinite(o.divdamp_fac_o2) || o.divdamp_fac_o2 < 0 || o.divdamp_fac_o2 > 0.5)
+      throw InvalidArgument(
+          fmt::format("--divdamp_fac_o2 {}: expected 0 .. 0.5 (ICON: 0 outside its spin-up)",
+                      o.divdamp_fac_o2));
+    if (!o.savepoints.empty() && (o.savepoint_step < 1 || o.savepoint_step > o.steps))
+      throw InvalidArgument(fmt::format("--savepoint-step {}: expected a call in 1..{} (--steps)",
+                                        o.savepoint_step, o.steps));
+    // Noise on the initial state: a perturbation, not a different atmosphere (|vn| of the JW
+    // jet is 35 m/s, |w| of the resting state 0).
+    if (!(o.vn_noise >= 0 && o.vn_noise <= 50))
+      throw InvalidArgument(fmt::format("--vn-noise {}: expected 0..50 m/s", o.vn_noise));
+    if (!(o.w_noise >= 0 && o.w_noise <= 10))
+      throw InvalidArgument(fmt::format("--w-noise {}: expected 0..10 m/s", o.w_noise));
+    checks.source = grid_source(o);
+    // A generated grid that cannot fit is refused before it is generated.
+    checks.memory_limit =
+        o.max_memory.empty() ? available_memory_bytes() : parse_bytes("--max-memory", o.max_memory);
+    checks.memory_limit_source =
+        o.max_memory.empty() ? std::string("available (MemAvailable)") : "of --max-memory";
+    if (const double cells = generated_cells(checks.source); cells > 0)
+      check_memory(o.grid_file.empty() ? "--generate " + o.generate : "--grid " + o.grid_file,
+                   cells, o.statics.nlev, checks.memory_limit, checks.memory_limit_source,
+                   o.model == RunModel::dynamics ? MemoryModel::dynamics : MemoryModel::diffusion);
+    // Every input the run reads: a regular file (a device or FIFO is not read without end).
+    std::vector<NamedPath> inputs;
+    if (!o.grid_file.empty() && generated_cells(o.grid_file) < 0) {
+      check_input_file("--grid", o.grid_file, std::numeric_limits<std::uintmax_t>::max());
+      inputs.push_back({"--grid", o.grid_file});
+    }
+    if (!o.config_file.empty()) inputs.push_back({"--config", o.config_file});
+    if (!o.partition.empty()) {
+      check_input_file("--partition", o.partition, std::numeric_limits<std::uintmax_t>::max());
+      inputs.push_back({"--partition", o.partition});
+    }
+    // Every output before any work: never over an input or another output (each savepoint file
+    // of every rank included), never over a device or FIFO, never over an existing file without
+    // --overwrite, in a folder that exists and is writable.
+    std::vector<std::string> input_paths;
+    for (const NamedPath& input : inputs) input_paths.push_back(input.path);
+    std::vector<NamedPath> outputs;
+    if (!o.output.empty()) {
+      check_output_file("--output", o.output, input_paths, o.overwrite);
+      outputs.push_back({"--output", o.output});
+    }
+    if (!o.timers.empty()) {
+      check_output_file("--timers", o.timers, input_paths, o.overwrite);
+      outputs.push_back({"--timers", o.timers});
+    }
+    if (!o.savepoints.empty()) {
+      std::vector<std::string> files;
+      for (int r = 0; r < ranks.size(); ++r)
+        for (const char* kind : {"diffusion-init", "diffusion-exit"}) {
+          const std::string file =
+              kind + (ranks.decomposed() ? fmt::format(".rank{}.nc", r) : std::string(".nc"));
+          files.push_back(file);
+          outputs.push_back(
+              {"--savepoints", (std::filesystem::path(o.savepoints) / file).string()});
+        }
+      check_output_directory("--savepoints", o.savepoints, files, o.overwrite);
+    }
+    check_outputs_distinct(outputs, inputs);
+  });
+  return checks;
+}
+
+double max_abs(const View2D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned) {
+  double m = 0;
+  const auto f = field;
+  const auto mask = owned;
+  const bool masked = owned.size() != 0;
+  const std::size_t n = f.extent(0), nk = f.extent(1);
+  Kokkos::parallel_reduce(
+      "icondiff::driver::max_abs", Kokkos::RangePolicy<RunSpace>(0, n * nk),
+      KOKKOS_LAMBDA(const std::size_t i, double& acc) {
+        if (masked && mask(i % n) == 0) return;
+        const double v = compat::fabs(f(i % n, i / n));
+        if (v > acc) acc = v;
+      },
+      Kokkos::Max<double>(m));
+  return m;
+}
+
+double min_value(const View1D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned) {
+  double m = std::numeric_limits<double>::infinity();
+  const auto f = field;
+  const auto mask = owned;
+  const bool masked = owned.size() != 0;
+  Kokkos::parallel_reduce(
+      "icondiff::driver::min_value", Kokkos::RangePolicy<RunSpace>(0, f.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i, double& acc) {
+        if (masked && mask(i) == 0) return;
+        if (f(i) < acc) acc = f(i);
+      },
+      Kokkos::Min<double>(m));
+  return m;
+}
+
+View1D<int, RunMemory> owned_mask(const Grid& grid, Location location) {
+  const std::vector<int>& owner = grid.owner_rank(location);
+  if (owner.empty()) return {};
+  std::vector<int> mask(owner.size());
+  for (std::size_t i = 0; i < owner.size(); ++i) mask[i] = owner[i] == grid.rank ? 1 : 0;
+  return copy_to_view<int, RunMemory>("icondiff::driver::owned", mask);
+}
+
+double allowed_cpus() {
+  const int cpus = allowed_cpu_count();
+  return cpus > 0 ? cpus : compat::concurrency(RunSpace());
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buffer;
+}
+
+LocalPart decompose_grid(const Ranks& ranks, const Grid& whole, const RunOptions& o) {
+  LocalPart part;
+  if (!ranks.decomposed()) {
+    if (!o.partition.empty())
+      throw InvalidArgument(fmt::format(
+          "--partition {}: a partition needs a run on several MPI ranks (mpirun -np N icondiff "
+          "run ...)",
+          o.partition));
+    part.grid = whole;
+    return part;
+  }
+#if ICONDIFF_HAVE_MPI
+  std::vector<int> owner;
+  ranks.collectively([&] {
+    if (!o.partition.empty()) {
+      // One line per cell ("17\n"; comments allowed): 64 bytes a cell and 1 MiB are far more
+      // than a partition file holds, and a bound on what is read.
+      check_input_file("--partition", o.partition,
+                       (std::uintmax_t(whole.num_cells) + 1) * 64 + (std::uintmax_t(1) << 20));
+      owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
+      part.partition = "file " + o.partition;
+    } else {
+      if (ranks.size() > whole.num_cells)
+        throw InvalidArgument(
+            fmt::format("{} ranks for a grid of {} cells: every rank needs at "
+                        "least one cell",
+                        ranks.size(), whole.num_cells));
+      owner = partition_cells(whole, ranks.size());
+      part.partition = "METIS k-way";
+    }
+    part.grid = make_local_grid(whole, owner, ranks.rank(), ranks.size());
+  });
+  part.mpi_exchange = std::make_shared<MpiHaloExchange<RunSpace>>(ranks.comm(), part.grid);
+  part.exchange = part.mpi_exchange;
+#endif
+  return part;
+}
+
+GatheredTimers gather_timers(const Ranks& ranks, const KernelTimers& timers,
+                             const std::map<std::string, double>& bytes) {
+  GatheredTimers g;
+  for (const auto& [label, samples] : timers.samples()) {
+    // Every rank launched the same kernels in the same order (SPMD), so the labels agree.
+    for (double t : ranks.max_each(samples)) g.slowest.record(label, t);
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<double> medians = ranks.gather(sorted.empty() ? 0.0 : sorted[sorted.size() / 2]);
+    std::sort(medians.begin(), medians.end());
+    if (!medians.empty())
+      g.rank_medians_ms[label] = {medians.front() * 1e3, medians[medians.size() / 2] * 1e3,
+                                  medians.back() * 1e3};
+  }
+  for (const auto& [label, b] : bytes) g.bytes[label] = ranks.sum(b);
+  return g;
+}
+
+HaloReport report_halo_traffic(const Ranks& ranks, const LocalPart& part, int calls,
+                               const std::string& per) {
+  HaloReport report;
+#if ICONDIFF_HAVE_MPI
+  if (!part.mpi_exchange) return report;
+  std::string& table = report.table;
+  table = fmt::format(
+      "\nhalo exchanges per {} (all ranks; time: slowest rank inside start() + wait()):\n{:<10} "
+      "{:>10} {:>10} {:>12} {:>10}\n",
+      per, "location", "exchanges", "messages", "MB sent", "ms");
+  for (Location location : all_locations) {
+    const MpiHaloTraffic& t = part.mpi_exchange->traffic(location);
+    const double exchanges = ranks.max(static_cast<double>(t.exchanges)) / calls;
+    const double messages = ranks.sum(static_cast<double>(t.messages_sent)) / calls;
+    const double megabytes = ranks.sum(static_cast<double>(t.bytes_sent)) / calls * 1e-6;
+    const double ms = ranks.max(t.start_seconds + t.wait_seconds) / calls * 1e3;
+    table += fmt::format("{:<10} {:>10.1f} {:>10.1f} {:>12.3f} {:>10.3f}\n", to_string(location),
+                         exchanges, messages, megabytes, ms);
+    report.json[to_string(location)] = {{"exchanges", exchanges},
+                                        {"messages", messages},
+                                        {"megabytes_sent", megabytes},
+                                        {"ms_slowest_rank", ms}};
+  }
+#else
+  (void)ranks;
+  (void)part;
+  (void)calls;
+  (void)per;
+#endif
+  return report;
+}
+
+MachineFacts measure_machine(const Ranks& ranks) {
+  MachineFacts m;
+  // Every rank measures at once: the sum is what the ranks together get from memory.
+  m.stream_gbs = ranks.sum(measure_stream_bandwidth().triad_gbs);
+  m.threads = compat::concurrency(RunSpace());
+  // A parent process may have narrowed this process's CPU set (an OpenMP runtime that bound the
+  // parent's main thread passes that binding on): threads beyond it share CPUs.
+  m.cpus = static_cast<int>(-ranks.max(-allowed_cpus()));
+  return m;
+}
+
+nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const MachineFacts& machine,
+                            const std::string& source, const Grid& grid, int nlev) {
+  return {{"icondiff_version", ICONDIFF_VERSION_STRING},
+          {"kokkos_version", compat::kokkos_version_string()},
+          {"execution_space", RunSpace::name()},
+          {"model", o.model == RunModel::dynamics ? "dynamics" : "diffusion"},
+          {"concurrency", machine.threads},
+          {"cpus_allowed", machine.cpus},
+          {"ranks", ranks.size()},
+          {"grid", source},
+          {"cells", grid.num_cells},
+          {"edges", grid.num_edges},
+          {"vertices", grid.num_vertices},
+          {"nlev", nlev},
+          {"steps", o.steps},
+          {"dtime", o.dtime},
+          {"timing", o.timing},
+          {"stream_triad_gbs", machine.stream_gbs},
+          {"date", utc_now()},
+          {"latency_unit", "ms"},
+          {"bandwidth_unit", "GB/s"}};
+}
+
+}  // namespace icondiff::cli

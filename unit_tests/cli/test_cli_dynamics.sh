@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# `icondiff run` (the dynamics, its default model) end to end (issue 34, item 3): ICON's time loop
+# over solve_nh and the diffusion from the hydrostatically balanced Jablonowski-Williamson state.
+#  * a short run prints a line per step and the timer table with both granules' programs and the
+#    whole time step, writes a UGRID file with rho and pres_sfc at every output time and a timer
+#    JSON; the surface pressure is the JW06 surface's (1000 hPa minus the wave's small dent);
+#  * the steady state (--jw_up 0) stays steady over the run; the perturbed one moves;
+#  * under mpirun (2 and 3 ranks, generated global and limited-area grids) the one output file
+#    equals the single-rank run's bit for bit, every variable;
+#  * bad options end with exit code 2 and one message naming what is wrong.
+# usage: test_cli_dynamics.sh ICONDIFF_EXECUTABLE [MPIEXEC]
+set -u
+exe=$1
+mpiexec=${2:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+mpi() { timeout 300 "$mpiexec" --oversubscribe "$@"; }
+# Every variable of two UGRID files equal bit for bit (attributes other than history too).
+same_output() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, netCDF4, numpy as np
+a, b = (netCDF4.Dataset(p) for p in sys.argv[1:3])
+bad = [v for v in a.variables
+       if v not in b.variables or not np.array_equal(np.asarray(a[v][:]), np.asarray(b[v][:]))]
+bad += [k for k in a.ncattrs() if k != "history" and str(a.getncattr(k)) != str(b.getncattr(k))]
+if bad: sys.exit("differ: " + ", ".join(bad))
+PY
+}
+small=(--generate R2B1 --nlev 8 --steps 3 --dtime 600)
+longer=(--generate R2B1 --nlev 8 --steps 4 --dtime 600)
+
+# ---- a short run: lines, table, output, timers ----
+out=$("$exe" run "${small[@]}" --output dyn.nc --timers dyn.json --output-every 1 2>&1) ||
+  fail "dynamics run failed: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^step ')" = 3 ] || fail "not one line per step: $out"
+printf '%s' "$out" | grep -q "^dynamics    dtime 600 s, 5 substeps of solve_nh + diffusion" ||
+  fail "no dynamics line: $out"
+for program in compute_rho_theta_pgrad_and_update_vn vertically_implicit_solver_at_corrector_step \
+  compute_advection_in_horizontal_momentum apply_diffusion_to_vn nh_hdiff time_step; do
+  printf '%s' "$out" | grep -q "^$program " || fail "the timer table lacks $program: $out"
+done
+printf '%s' "$out" | grep -q "simulated days per wall-clock day" || fail "no time-step summary: $out"
+/usr/bin/python3 - dyn.nc dyn.json <<'PY' || fail "the dynamics output or timers are wrong"
+import json, sys
+import netCDF4, numpy as np
+d = netCDF4.Dataset(sys.argv[1])
+assert len(d["time"]) == 4, len(d["time"])  # the initial state and 3 steps
+assert list(d["time"][:]) == [0, 600, 1200, 1800], d["time"][:]
+for v in ("vn", "w", "theta_v", "exner", "rho", "pres_sfc"):
+    x = np.asarray(d[v][:])
+    assert np.isfinite(x).all(), v
+assert d["pres_sfc"].dimensions == ("time", "ncells"), d["pres_sfc"].dimensions
+assert d["rho"].dimensions == ("time", "height", "ncells"), d["rho"].dimensions
+assert d["pres_sfc"].units == "Pa" and d["pres_sfc"].standard_name == "surface_air_pressure"
+ps = np.asarray(d["pres_sfc"][:])
+# JW06's surface is at p_s = 1000 hPa; the discrete diagnostic on the balanced state is within a
+# few hPa of it (the lowest three levels' hydrostatics).
+assert 95000 < ps.min() and ps.max() < 105000, (ps.min(), ps.max())
+# The diffusion's diagnostics exist once it has run: fill values at time 0 only.
+assert np.ma.is_masked(d["div_ic"][0]) and not np.ma.is_masked(d["div_ic"][3])
+assert d.getncattr("icondiff:model") == "dynamics"
+assert d.getncattr("nonhydrostatic_nml:divdamp_order") == "24"
+t = json.load(open(sys.argv[2]))
+assert t["_metadata"]["model"] == "dynamics" and t["_metadata"]["ndyn_substeps"] == 5
+assert t["time_step"]["num_calls"]["value"] == 3
+assert t["compute_rho_theta_pgrad_and_update_vn"]["num_calls"]["value"] == 15
+assert t["nh_hdiff"]["num_calls"]["value"] == 3
+PY
+
+# ---- the steady state stays steady; the perturbation moves the flow ----
+steady=$("$exe" run "${longer[@]}" --jw_up 0 --output steady.nc 2>&1) ||
+  fail "steady run failed: $steady"
+"$exe" run "${longer[@]}" --output wave.nc >/dev/null 2>&1 || fail "perturbed run failed"
+/usr/bin/python3 - steady.nc wave.nc <<'PY' || fail "the steady state drifted or the wave did not move"
+import sys
+import netCDF4, numpy as np
+s, w = (netCDF4.Dataset(p) for p in sys.argv[1:3])
+ps = np.asarray(s["pres_sfc"][:])
+# 40 minutes of the balanced steady state: the surface pressure moves by far less than 1 hPa.
+drift = np.abs(ps[-1] - ps[0]).max()
+assert drift < 100, drift
+assert np.abs(np.asarray(s["w"][-1])).max() < 0.05
+# The perturbed run differs from the steady one (the perturbation is in the wind).
+assert not np.array_equal(np.asarray(s["vn"][-1]), np.asarray(w["vn"][-1]))
+PY
+
+# ---- bad input: exit code 2 and one message ----
+expect_error() {
+  local want=$1
+  shift
+  local err
+  err=$("$exe" "$@" 2>&1 >/dev/null)
+  local code=$?
+  [ $code = 2 ] || fail "expected exit code 2 for '$*', got $code: $err"
+  printf '%s' "$err" | grep -q -- "$want" || fail "expected '$want' for '$*', got: $err"
+}
+expect_error "--savepoints: the dynamics run writes no savepoints yet" run "${small[@]}" --savepoints sp
+expect_error "--nlev 2: the dynamics needs at least 3 levels" run --generate R2B1 --nlev 2 --steps 1
+expect_error "--jw_up -1: expected 0..50" run "${small[@]}" --jw_up -1
+expect_error "--divdamp_fac_o2 nan: expected 0 .. 0.5" run "${small[@]}" --divdamp_fac_o2 nan
+expect_error "divdamp_order" run "${small[@]}" --divdamp_order 3
+expect_error "rayleigh_type" run "${small[@]}" --rayleigh_type 1
+expect_error "--ndyn_substeps 0: expected 1 .. 100" run "${small[@]}" --ndyn_substeps 0
+[ -e sp ] && fail "a refused run created its savepoint folder"
+
+# ---- decomposed: one output equal to one rank ----
+if [ -n "$mpiexec" ]; then
+  check_case() {
+    local name=$1 ranks=$2
+    shift 2
+    "$exe" run "$@" --output "one-$name.nc" --quiet >/dev/null 2>&1 || {
+      fail "$name: single-rank run failed"
+      return
+    }
+    for n in $ranks; do
+      out=$(mpi -np "$n" "$exe" run "$@" --output "$name-$n.nc" 2>&1) || {
+        fail "$name: run on $n ranks failed: $out"
+        continue
+      }
+      same_output "one-$name.nc" "$name-$n.nc" ||
+        fail "$name: output on $n ranks differs from one rank"
+      printf '%s' "$out" | grep -q "load balance: time-step median per rank" ||
+        fail "$name, $n ranks: no load-balance line: $out"
+      [ "$(printf '%s\n' "$out" | grep -c '^time_step ')" = 1 ] ||
+        fail "$name, $n ranks: the report is not printed exactly once"
+    done
+  }
+  check_case r2b2 "2 3" --generate R2B2 --nlev 6 --steps 2 --output-every 1
+  check_case lam "2 3" --generate R2B4 --lam --nlev 5 --steps 2
+fi
+
+[ $failures -eq 0 ] && echo "all dynamics CLI checks passed"
+exit $((failures > 0))
