@@ -20,6 +20,7 @@
 #include <icondiff/diffusion/state_checks.hpp>
 #include <icondiff/dycore/dycore_traffic.hpp>
 #include <icondiff/dycore/surface_pressure.hpp>
+#include <icondiff/io/dynamics_checkpoint.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
@@ -101,6 +102,72 @@ std::optional<WholeOutput> whole_output([[maybe_unused]] const Ranks& ranks,
   if (ranks.root()) return WholeOutput{std::move(*p), std::move(*d)};
 #endif
   return std::nullopt;
+}
+
+/// Host copies of every state (for a checkpoint).
+DynamicsStates<H> host_copy(const DynamicsStates<M>& s) {
+  const std::string scope = "icondiff::driver::checkpoint::";
+  DynamicsStates<H> h;
+  h.current = copy_state<H>(s.current, scope);
+  h.next = copy_state<H>(s.next, scope);
+  h.solve_nh = copy_state<H>(s.solve_nh, scope);
+  h.solve_nh.max_vertical_cfl = s.solve_nh.max_vertical_cfl;
+  h.prep_adv = copy_state<H>(s.prep_adv, scope);
+  h.diffusion = copy_state<H>(s.diffusion, scope);
+  return h;
+}
+
+/// Copies every field of `from` (host) into `to`, field by field.
+void copy_into(DynamicsStates<M>& to, const DynamicsStates<H>& from) {
+  const auto into = [](auto& dst, const auto& src) {
+    using State = std::remove_reference_t<decltype(dst)>;
+    State::for_each_field(
+        [](const FieldSpec&, auto& d, const auto& s) {
+          if (d.size() != 0) Kokkos::deep_copy(d, s);
+        },
+        dst, src);
+  };
+  into(to.current, from.current);
+  into(to.next, from.next);
+  into(to.solve_nh, from.solve_nh);
+  into(to.prep_adv, from.prep_adv);
+  into(to.diffusion, from.diffusion);
+  to.solve_nh.max_vertical_cfl = from.solve_nh.max_vertical_cfl;
+  Kokkos::fence();
+}
+
+/// What a restart must match, as text: the grid and this rank's part of it, the vertical grid and
+/// surface, the time stepping and both granules' configurations.
+std::map<std::string, std::string> checkpoint_identity(
+    const RunOptions& o, const std::string& source, const Grid& whole, const Grid& local,
+    const std::vector<double>& vct_a, const std::vector<double>& z_surface,
+    const DiffusionConfig& diffusion_config, const DycoreConfig& dycore_config) {
+  std::map<std::string, std::string> id;
+  id["grid_source"] = source;
+  id["grid_points"] = fmt::format("{} cells, {} edges, {} vertices", whole.num_cells,
+                                  whole.num_edges, whole.num_vertices);
+  // This rank's points by their global indices (a checksum: the same partition and halo).
+  for (const Location l : all_locations) {
+    const std::vector<index_t>& global = local.global_index(l);
+    unsigned long long sum = 0, weighted = 0;
+    for (std::size_t i = 0; i < global.size(); ++i) {
+      sum += static_cast<unsigned long long>(global[i]);
+      weighted += static_cast<unsigned long long>(global[i]) * (i + 1);
+    }
+    id[std::string("rank_") + to_string(l)] =
+        fmt::format("{} points, index sums {} {}", global.size(), sum, weighted);
+  }
+  std::string heights;
+  for (double h : vct_a) heights += fmt::format("{:.17g} ", h);
+  id["vct_a"] = heights;
+  double surface_sum = 0;
+  for (double z : z_surface) surface_sum += z;
+  id["surface_height_sum"] = fmt::format("{:.17g}", surface_sum);
+  id["dtime"] = fmt::format("{:.17g}", o.dtime);
+  id["divdamp_fac_o2"] = fmt::format("{:.17g}", o.divdamp_fac_o2);
+  for (const auto& [name, value] : icon_namelist_values(diffusion_config)) id[name] = value;
+  for (const auto& [name, value] : icon_namelist_values(dycore_config)) id[name] = value;
+  return id;
 }
 
 }  // namespace
@@ -252,6 +319,58 @@ int run_dynamics(const RunOptions& o) {
         std::make_unique<Diffusion<Space>>(diffusion_config, diffusion_inputs, diffusion_options);
     loop = std::make_unique<DynamicsTimeLoop<Space>>(*solve_nh, diffusion.get(), loop_config);
   });
+  // ---- Checkpoints: what they must match; the states of one to continue from ----
+  std::vector<double> z_surface(static_cast<std::size_t>(g.num_cells));
+  for (std::size_t c = 0; c < z_surface.size(); ++c)
+    z_surface[c] = host.metrics.z_ifc(c, static_cast<std::size_t>(nlev));
+  const std::map<std::string, std::string> identity =
+      checkpoint_identity(o, source, g, local, vct_a, z_surface, diffusion_config, dycore_config);
+  const long first_step = checks.restart_step + 1;
+  if (!o.restart_dir.empty()) {
+    const std::string file = (std::filesystem::path(o.restart_dir) /
+                              checkpoint_file_name(checks.restart_step, ranks.rank(), ranks.size()))
+                                 .string();
+    ranks.collectively([&] {
+      DynamicsStates<H> restored = host_copy(states);
+      const DynamicsCheckpointInfo info = read_dynamics_checkpoint(file, restored);
+      if (info.steps_done != checks.restart_step || info.rank != ranks.rank() ||
+          info.ranks != ranks.size())
+        throw InvalidArgument(fmt::format(
+            "--restart {}: {} says it is rank {} of {} after step {}; expected rank {} of {} "
+            "after step {}",
+            o.restart_dir, file, info.rank, info.ranks, info.steps_done, ranks.rank(), ranks.size(),
+            checks.restart_step));
+      for (const auto& [key, value] : identity) {
+        const auto it = info.identity.find(key);
+        if (it == info.identity.end() || it->second != value)
+          throw InvalidArgument(fmt::format(
+              "--restart {}: the checkpoint was written by a run with {} = '{}', this run has "
+              "'{}' (a restart needs the same grid, decomposition, vertical grid, time step "
+              "and configuration)",
+              file, key, it == info.identity.end() ? std::string("(none)") : it->second, value));
+      }
+      copy_into(states, restored);
+    });
+    loop->resume(checks.restart_step);
+  }
+  const auto write_checkpoint = [&](long step) {
+    const std::string file = (std::filesystem::path(o.checkpoint_dir) /
+                              checkpoint_file_name(step, ranks.rank(), ranks.size()))
+                                 .string();
+    DynamicsCheckpointInfo info;
+    info.steps_done = step;
+    info.time_seconds = step * o.dtime;
+    info.rank = ranks.rank();
+    info.ranks = ranks.size();
+    info.identity = identity;
+    const DynamicsStates<H> copy = host_copy(states);
+    ranks.collectively([&] {
+      std::filesystem::create_directories(o.checkpoint_dir);
+      remove_temporaries_on_signal(file);
+      write_dynamics_checkpoint(file, info, copy);
+    });
+  };
+
   const TimerScope timer_scope = o.timing == "calls" ? TimerScope::calls : TimerScope::kernels;
   KernelTimers timers(timer_scope);
   solve_nh->set_timers(&timers);
@@ -337,12 +456,15 @@ int run_dynamics(const RunOptions& o) {
       options.title = "icondiff dynamics output (solve_nh + diffusion)";
       writer = std::make_unique<UgridWriter>(writer_path, g, full, vct_a, attributes, options);
     });
-    write_output(0.0);
+    write_output((first_step - 1) * o.dtime);
   }
+  if (!o.restart_dir.empty())
+    say(fmt::format("restart     from {} after step {} (t = {:.2f} h)\n\n", o.restart_dir,
+                    checks.restart_step, checks.restart_step * o.dtime / 3600.0));
 
   // ---- Steps ----
   const Space space;
-  for (int step = 1; step <= o.steps; ++step) {
+  for (long step = first_step; step <= o.steps; ++step) {
     const auto start = std::chrono::steady_clock::now();
     loop->step(space, states);
     space.fence();
@@ -379,6 +501,9 @@ int run_dynamics(const RunOptions& o) {
     if (!o.output.empty() &&
         ((o.output_every > 0 && step % o.output_every == 0) || step == o.steps))
       write_output(step * o.dtime);
+    if (!o.checkpoint_dir.empty() &&
+        ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == o.steps))
+      write_checkpoint(step);
   }
   if (!o.output.empty()) {
     ranks.collectively([&] {
@@ -418,12 +543,14 @@ int run_dynamics(const RunOptions& o) {
   bytes[time_step_label] = step_bytes;
   const GatheredTimers gathered = gather_timers(ranks, timers, bytes);
   const HaloReport halo =
-      report_halo_traffic(ranks, part, o.steps, "time step (solve_nh substeps and diffusion)");
+      report_halo_traffic(ranks, part, static_cast<int>(o.steps - first_step + 1),
+                          "time step (solve_nh substeps and diffusion)");
   if (!ranks.root()) return 0;
   const auto entries = timer_entries(gathered.slowest, gathered.bytes);
   fmt::print(
       "\n{} ({} steps; GB/s by the byte model of performance_model.md{}):\n{}",
-      timer_scope == TimerScope::kernels ? "per-program timers" : "whole-call timers", o.steps,
+      timer_scope == TimerScope::kernels ? "per-program timers" : "whole-call timers",
+      o.steps - first_step + 1,
       ranks.decomposed()
           ? fmt::format("; per call the slowest of {} ranks, bytes of all ranks", ranks.size())
           : "",

@@ -486,6 +486,17 @@ Command add_run_options(CLI::App& app, bool checks_only) {
                  "dynamics: second-order divergence damping factor of every substep (ICON's "
                  "divdamp_fac_o2; 0 outside its spin-up)")
       ->capture_default_str();
+  app.add_option("--checkpoint-dir", o->checkpoint_dir,
+                 "dynamics: write every rank's checkpoint (stepNNNNNN[.rankR].nc) into this folder "
+                 "every --checkpoint-every steps and at the end")
+      ->check(non_empty("a folder"));
+  app.add_option("--checkpoint-every", o->checkpoint_every,
+                 "steps between checkpoints (0: at the end only)")
+      ->capture_default_str();
+  app.add_option("--restart", o->restart_dir,
+                 "dynamics: continue from the latest checkpoint in this folder (same grid, "
+                 "configuration and ranks; --steps still counts from the start)")
+      ->check(non_empty("a folder"));
   app.add_option("--partition", o->partition,
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
                  "default: METIS k-way")

@@ -88,6 +88,11 @@ struct RunOptions {
   /// dynamics: ICON's divdamp_fac_o2, the second-order divergence damping factor of every
   /// substep (0 outside ICON's spin-up; ICON4Py's JW run passes 0).
   double divdamp_fac_o2 = 0.0;
+  /// dynamics: write a checkpoint of every rank into this folder every checkpoint_every steps
+  /// (0: at the end of the run only); continue from the latest complete one in restart_dir.
+  std::string checkpoint_dir;
+  int checkpoint_every = 0;
+  std::string restart_dir;
   std::string config_file;  ///< the --config file read (an input no output may replace)
   /// The diffusion's and the dycore's namelist options (a deque: options bind to its elements,
   /// which must not move).
@@ -117,12 +122,20 @@ struct RunChecks {
   std::string source;
   double memory_limit = 0;
   std::string memory_limit_source;
+  long restart_step = 0;  ///< --restart: the checkpoint's step count (0: the run starts afresh)
 };
 
 /// Every check made before any work, agreed on by every rank: the options' ranges, the memory
 /// estimate of a generated grid (memory_estimate.hpp, per model), inputs that
 /// are regular files, outputs that are new (or --overwrite), distinct and never an input.
 RunChecks check_run_options(const Ranks& ranks, const RunOptions& o);
+
+/// The file name of the checkpoint after `step` steps of `rank` of `ranks` ("step000144.nc",
+/// "step000144.rank1.nc").
+std::string checkpoint_file_name(long step, int rank, int ranks);
+
+/// The latest step of `directory` with a checkpoint of every one of `ranks` ranks; -1 if none.
+long latest_checkpoint_step(const std::string& directory, int ranks);
 
 /// The largest |value| over the points with `owned(i) != 0` (every point when `owned` is empty).
 double max_abs(const View2D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <limits>
@@ -168,6 +169,16 @@ RunChecks check_run_options(const Ranks& ranks, const RunOptions& o) {
       throw InvalidArgument(
           "--savepoints: the dynamics run writes no savepoints yet; --model diffusion writes the "
           "diffusion's");
+    if (o.model == RunModel::diffusion && (!o.checkpoint_dir.empty() || !o.restart_dir.empty()))
+      throw InvalidArgument(
+          "--checkpoint-dir/--restart: the diffusion-only run has no checkpoints (the dynamics "
+          "run, --model dynamics, has)");
+    if (o.checkpoint_every < 0)
+      throw InvalidArgument(fmt::format(
+          "--checkpoint-every {}: expected 0 (at the end only) or a positive step count",
+          o.checkpoint_every));
+    if (o.checkpoint_every > 0 && o.checkpoint_dir.empty())
+      throw InvalidArgument("--checkpoint-every needs --checkpoint-dir (where to write them)");
     if (o.model == RunModel::dynamics && o.statics.nlev < 3)
       throw InvalidArgument(fmt::format(
           "--nlev {}: the dynamics needs at least 3 levels (the surface pressure reads the "
@@ -233,9 +244,68 @@ RunChecks check_run_options(const Ranks& ranks, const RunOptions& o) {
         }
       check_output_directory("--savepoints", o.savepoints, files, o.overwrite);
     }
+    if (!o.restart_dir.empty()) {
+      const long step = latest_checkpoint_step(o.restart_dir, ranks.size());
+      if (step < 0)
+        throw InvalidArgument(fmt::format(
+            "--restart {}: no checkpoint of {} rank{} there (expected {})", o.restart_dir,
+            ranks.size(), ranks.size() > 1 ? "s" : "",
+            ranks.size() > 1 ? "stepNNNNNN.rank0.nc .. rank" + std::to_string(ranks.size() - 1) +
+                                   ".nc, one per rank of this run"
+                             : std::string("stepNNNNNN.nc of a one-rank run")));
+      if (step >= o.steps)
+        throw InvalidArgument(fmt::format(
+            "--restart {}: its latest checkpoint is after step {}, --steps {} leaves nothing to "
+            "run (--steps counts from the start of the simulation)",
+            o.restart_dir, step, o.steps));
+      checks.restart_step = step;
+      for (int r = 0; r < ranks.size(); ++r) {
+        const std::string file =
+            (std::filesystem::path(o.restart_dir) / checkpoint_file_name(step, r, ranks.size()))
+                .string();
+        check_input_file("--restart", file, std::numeric_limits<std::uintmax_t>::max());
+        inputs.push_back({"--restart", file});
+      }
+    }
+    if (!o.checkpoint_dir.empty()) {
+      std::vector<std::string> files;
+      const long first = checks.restart_step + 1;
+      for (long step = first; step <= o.steps; ++step)
+        if ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == o.steps)
+          for (int r = 0; r < ranks.size(); ++r) {
+            files.push_back(checkpoint_file_name(step, r, ranks.size()));
+            outputs.push_back({"--checkpoint-dir",
+                               (std::filesystem::path(o.checkpoint_dir) / files.back()).string()});
+          }
+      check_output_directory("--checkpoint-dir", o.checkpoint_dir, files, o.overwrite);
+    }
     check_outputs_distinct(outputs, inputs);
   });
   return checks;
+}
+
+std::string checkpoint_file_name(long step, int rank, int ranks) {
+  return ranks > 1 ? fmt::format("step{:06d}.rank{}.nc", step, rank)
+                   : fmt::format("step{:06d}.nc", step);
+}
+
+long latest_checkpoint_step(const std::string& directory, int ranks) {
+  long latest = -1;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    const std::string name = entry.path().filename().string();
+    long step = -1;
+    if (name.size() > 4 && name.rfind("step", 0) == 0 &&
+        std::sscanf(name.c_str() + 4, "%ld", &step) == 1 && step > latest &&
+        name == checkpoint_file_name(step, 0, ranks)) {
+      bool complete = true;
+      for (int r = 1; r < ranks && complete; ++r)
+        complete = std::filesystem::is_regular_file(
+            std::filesystem::path(directory) / checkpoint_file_name(step, r, ranks), ec);
+      if (complete) latest = step;
+    }
+  }
+  return latest;
 }
 
 double max_abs(const View2D<wp, RunMemory>& field, const View1D<int, RunMemory>& owned) {

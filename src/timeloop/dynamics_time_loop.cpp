@@ -91,6 +91,14 @@ void DynamicsTimeLoop<ExecSpace>::step(const ExecSpace& space,
   ++steps_done_;
 }
 
+template <class ExecSpace>
+void DynamicsTimeLoop<ExecSpace>::resume(long steps_done) {
+  if (steps_done < 0)
+    throw InvalidArgument("dynamics time loop: resume after " + std::to_string(steps_done) +
+                          " steps: expected a count >= 0");
+  steps_done_ = steps_done;
+}
+
 #define ICONDIFF_INSTANTIATE_DYNAMICS_TIME_LOOP(SPACE) template class DynamicsTimeLoop<SPACE>;
 ICONDIFF_FOR_EACH_EXECUTION_SPACE(ICONDIFF_INSTANTIATE_DYNAMICS_TIME_LOOP)
 

@@ -7,6 +7,9 @@
 #  * the steady state (--jw_up 0) stays steady over the run; the perturbed one moves;
 #  * under mpirun (2 and 3 ranks, generated global and limited-area grids) the one output file
 #    equals the single-rank run's bit for bit, every variable;
+#  * checkpoints: a run restarted from one (one rank, 2 ranks) ends bit for bit where the
+#    uninterrupted run does, also after a kill -9 at a random moment (checkpoints are written
+#    through temporaries); a restart that does not match the checkpoint is refused by name;
 #  * bad options end with exit code 2 and one message naming what is wrong.
 # usage: test_cli_dynamics.sh ICONDIFF_EXECUTABLE [MPIEXEC]
 set -u
@@ -106,6 +109,59 @@ expect_error "rayleigh_type" run "${small[@]}" --rayleigh_type 1
 expect_error "--ndyn_substeps 0: expected 1 .. 100" run "${small[@]}" --ndyn_substeps 0
 [ -e sp ] && fail "a refused run created its savepoint folder"
 
+# ---- checkpoints: a restarted run continues bit for bit ----
+ck=(--generate R2B1 --nlev 8 --dtime 600 --quiet)
+"$exe" run "${ck[@]}" --steps 6 --output full.nc >/dev/null 2>&1 || fail "uninterrupted run failed"
+"$exe" run "${ck[@]}" --steps 3 --checkpoint-dir ck >/dev/null 2>&1 || fail "checkpointing run failed"
+[ -f ck/step000003.nc ] || fail "no checkpoint ck/step000003.nc"
+out=$("$exe" run --generate R2B1 --nlev 8 --dtime 600 --steps 6 --restart ck --checkpoint-dir ck \
+  --output restarted.nc 2>&1) || fail "restart failed: $out"
+printf '%s' "$out" | grep -q "^restart     from ck after step 3" || fail "no restart line: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^step ')" = 3 ] || fail "the restart did not run steps 4-6: $out"
+[ -f ck/step000006.nc ] || fail "the restarted run wrote no checkpoint at its end"
+same_last() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, netCDF4, numpy as np
+a, b = (netCDF4.Dataset(p) for p in sys.argv[1:3])
+assert a["time"][-1] == b["time"][-1], (a["time"][:], b["time"][:])
+bad = [v for v in ("vn", "w", "rho", "exner", "theta_v", "pres_sfc", "div_ic", "hdef_ic", "dwdx")
+       if not np.array_equal(np.asarray(a[v][-1]), np.asarray(b[v][-1]))]
+if bad: sys.exit("differ: " + ", ".join(bad))
+PY
+}
+same_last full.nc restarted.nc || fail "the restarted run differs from the uninterrupted one"
+# A restart must match the run that wrote the checkpoint, and have something left to do.
+expect_error "dtime = '600', this run has '300'" run --generate R2B1 --nlev 8 --dtime 300 \
+  --steps 9 --restart ck --quiet
+expect_error "hdiff_efdt_ratio = '10', this run has '12'" run "${ck[@]}" --steps 9 --restart ck \
+  --hdiff_efdt_ratio 12
+expect_error "latest checkpoint is after step 6, --steps 6 leaves nothing" run "${ck[@]}" --steps 6 \
+  --restart ck
+expect_error "--restart empty: no checkpoint of 1 rank there" run "${ck[@]}" --steps 6 --restart empty
+expect_error "--checkpoint-every needs --checkpoint-dir" run "${ck[@]}" --checkpoint-every 2
+expect_error "the diffusion-only run has no checkpoints" run --model diffusion --generate R2B1 \
+  --nlev 8 --steps 1 --checkpoint-dir ck2
+expect_error "step000006.nc' exists; pass --overwrite" run "${ck[@]}" --steps 6 --checkpoint-dir ck
+# A damaged checkpoint is refused naming the file.
+mkdir -p ck_bad && cp ck/step000003.nc ck_bad/ &&
+  printf 'garbage' | dd of=ck_bad/step000003.nc bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_error "checkpoint 'ck_bad/step000003.nc'" run "${ck[@]}" --steps 6 --restart ck_bad
+# A run killed at any moment, even inside a checkpoint write, leaves complete checkpoints only:
+# the latest restarts and ends bit for bit where the uninterrupted run does.
+"$exe" run "${ck[@]}" --steps 200 --checkpoint-dir killed --checkpoint-every 1 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -f killed/step000005.nc ] && break; sleep 0.1; done
+sleep 0.$((RANDOM % 10))
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+latest=$(ls killed | grep -c '^step.*\.nc$')
+[ "$latest" -ge 5 ] || fail "the killed run left $latest checkpoints"
+"$exe" run "${ck[@]}" --steps 200 --output long.nc >/dev/null 2>&1 || fail "uninterrupted long run failed"
+rm -f killed/*.tmp.*  # a killed writer's temporary (never taken for a checkpoint)
+"$exe" run "${ck[@]}" --steps 200 --restart killed --output long-restarted.nc >/dev/null 2>&1 ||
+  fail "restart from the killed run's latest checkpoint failed"
+same_last long.nc long-restarted.nc || fail "restart after a kill differs from the uninterrupted run"
+
 # ---- decomposed: one output equal to one rank ----
 if [ -n "$mpiexec" ]; then
   check_case() {
@@ -130,6 +186,18 @@ if [ -n "$mpiexec" ]; then
   }
   check_case r2b2 "2 3" --generate R2B2 --nlev 6 --steps 2 --output-every 1
   check_case lam "2 3" --generate R2B4 --lam --nlev 5 --steps 2
+  # Checkpoints of every rank; a restart on the same ranks continues bit for bit, on others it
+  # is refused.
+  mpi -np 2 "$exe" run "${ck[@]}" --steps 3 --checkpoint-dir ck-mpi >/dev/null 2>&1 ||
+    fail "checkpointing run on 2 ranks failed"
+  [ -f ck-mpi/step000003.rank0.nc ] && [ -f ck-mpi/step000003.rank1.nc ] ||
+    fail "not one checkpoint per rank"
+  mpi -np 2 "$exe" run "${ck[@]}" --steps 6 --restart ck-mpi --output restarted-mpi.nc \
+    >/dev/null 2>&1 || fail "restart on 2 ranks failed"
+  same_last full.nc restarted-mpi.nc || fail "the restart on 2 ranks differs from one rank's run"
+  err=$(mpi -np 3 "$exe" run "${ck[@]}" --steps 6 --restart ck-mpi 2>&1 >/dev/null)
+  [ $? = 2 ] && printf '%s' "$err" | grep -q "no checkpoint of 3 ranks there" ||
+    fail "a restart on other ranks was not refused: $err"
 fi
 
 [ $failures -eq 0 ] && echo "all dynamics CLI checks passed"

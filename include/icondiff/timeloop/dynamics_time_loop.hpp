@@ -58,6 +58,10 @@ class DynamicsTimeLoop {
 
   /// Advective time steps done so far (the first step is the model's initial one).
   long steps_done() const { return steps_done_; }
+  /// Continues a run whose states come from a checkpoint taken after `steps_done` steps: the
+  /// next step is not the initial one (no initial stabilisation, no at_initial_timestep, the
+  /// tendency slots swapped as after any step). Throws InvalidArgument for a negative count.
+  void resume(long steps_done);
   const DynamicsTimeLoopConfig& config() const { return config_; }
 
  private:
