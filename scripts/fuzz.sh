@@ -141,11 +141,11 @@ make_seeds() {
   nccopy -k cdf5 "$t/r1b0.nc" "$g/r1b0_cdf5.nc"
   nccopy -k 64-bit-offset "$t/cap.nc" "$g/r2b0_cap_offset64.nc"
   nccopy -k classic "$t/cap.nc" "$g/r2b0_cap_classic.nc"
-  "$cli" run --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/one" >/dev/null
+  "$cli" run --model diffusion --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/one" >/dev/null
   nccopy -k 64-bit-offset "$t/one/diffusion-init.nc" "$s/r1b0_init.nc"
   nccopy -k 64-bit-offset "$t/one/diffusion-exit.nc" "$s/r1b0_exit.nc"
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe \
-    "$cli" run --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/two" >/dev/null
+    "$cli" run --model diffusion --generate R1B0 --nlev 2 --steps 1 --quiet --savepoints "$t/two" >/dev/null
   nccopy -k 64-bit-offset "$t/two/diffusion-init.rank0.nc" "$s/r1b0_init_rank0_of_2.nc"
   nccopy -k cdf5 "$t/two/diffusion-exit.rank1.nc" "$s/r1b0_exit_rank1_of_2_cdf5.nc"
   rm -rf "$t"

@@ -796,9 +796,12 @@ void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bo
       diffcoef(c, k) = dcoef[static_cast<std::size_t>(i)];
       for (int j = 0; j < 3; ++j) {
         const long kn = vertidx[static_cast<std::size_t>(4 * i + j + 1)] - 1;
-        if (kn < 0 || kn >= nlev)
-          throw InvalidArgument(fmt::format("{}: zd_vertidx({}, {}) = {} is not a level in 1..{}",
-                                            f, j + 2, i + 1, kn + 1, nlev));
+        // The granule reads the neighbour's theta_v at this level and the one below it.
+        if (kn < 0 || kn >= nlev - 1)
+          throw InvalidArgument(fmt::format(
+              "{}: zd_vertidx({}, {}) = {} is not a level in 1..{} (the level below it, {}, is "
+              "read too)",
+              f, j + 2, i + 1, kn + 1, nlev - 1, kn + 2));
         if (!std::isfinite(icoef[static_cast<std::size_t>(3 * i + j)]))
           throw InvalidArgument(fmt::format("{}: zd_intcoef({}, {}) = {} is not a finite number", f,
                                             j + 1, i + 1,
