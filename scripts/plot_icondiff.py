@@ -5,6 +5,7 @@ per-stencil times of a timer report.
   plot_icondiff.py field OUTPUT.nc --var theta_v --level 64 [--time -1] -o field.png
   plot_icondiff.py timers TIMERS.json [--compare OTHER.json] [--labels A B] -o timers.png
   plot_icondiff.py benchmark granule_benchmark.json [--model kernel] [--kernels] -o bench.png
+  plot_icondiff.py jw DYNAMICS_OUTPUT.nc --days 7 8 9 -o jw.png [--table jw.json]
 
 field:  cell fields are drawn as their triangles (matplotlib tripcolor over the UGRID
         face_node_connectivity), edge fields as dots at the edge midpoints. Levels count from
@@ -17,6 +18,13 @@ benchmark: the ratios to STREAM of perf_tests/granule_benchmark.py's granule_ben
         panel per case (grid, levels, threads), a bar per strategy / loop schedule / level block,
         the build variants side by side; by the ≈276 B minimum (default) or the kernel byte
         model (--model kernel). --kernels draws every kernel's ratio instead (per strategy).
+jw:     the Jablonowski-Williamson (2006) figures of a dynamics run (icondiff run --output with
+        daily output): surface pressure and the 850 hPa temperature over 0-360 E, 0-90 N at the
+        given days, as JW06's Figs. 5-6 draw them, and the numbers to compare with the
+        literature (minimum surface pressure and where it is, the 850 hPa temperature range) on
+        stdout and, with --table, as JSON. T850: T = theta_v * exner and p = p0 * exner^(cpd/rd)
+        of each column, linear in ln p between the two levels around 850 hPa (dry: theta_v is
+        theta).
 
 Needs Python 3 with numpy and matplotlib, and netCDF4 for `field` (Debian: python3-numpy,
 python3-matplotlib, python3-netcdf4). See docs/user/output.md.
@@ -493,6 +501,104 @@ def plot_benchmark(args):
           f"from {args.file}")
 
 
+# ---- jw --------------------------------------------------------------------------------------
+
+P0REF, RD, CPD = 100000.0, 287.04, 1004.64
+
+
+def temperature_at_pressure(np, theta_v, exner, target_pa):
+    """Per column (levels first, top to bottom), T at pressure `target_pa`, linear in ln p between
+    the two levels around it; NaN where the column does not reach it."""
+    temperature = theta_v * exner
+    pressure = P0REF * exner ** (CPD / RD)
+    levels, cells = pressure.shape
+    out = np.full(cells, np.nan)
+    # Pressure increases downwards: the first level at or below the target pressure.
+    below = np.argmax(pressure >= target_pa, axis=0)
+    ok = (pressure[-1] >= target_pa) & (below > 0)
+    k1, k0 = below[ok], below[ok] - 1
+    idx = np.nonzero(ok)[0]
+    lp0, lp1 = np.log(pressure[k0, idx]), np.log(pressure[k1, idx])
+    w = (np.log(target_pa) - lp0) / (lp1 - lp0)
+    out[idx] = (1 - w) * temperature[k0, idx] + w * temperature[k1, idx]
+    return out
+
+
+def plot_jw(args):
+    np = import_or_fail("numpy", "python3-numpy")
+    netCDF4 = import_or_fail("netCDF4", "python3-netcdf4")
+    plt = pyplot()
+    import matplotlib.tri as mtri
+    try:
+        ds = netCDF4.Dataset(args.file)
+    except (OSError, RuntimeError) as error:
+        raise PlotError(f"cannot read {args.file}: {error}")
+    with ds:
+        for v in ("pres_sfc", "theta_v", "exner", "clon", "clat", "time"):
+            if v not in ds.variables:
+                raise PlotError(f"{args.file} has no '{v}': `jw` reads the output of a dynamics "
+                                "run (icondiff run --output, icondiff 0.2 or later)")
+        times = np.asarray(ds["time"][:], dtype=float)
+        lon = np.mod(np.asarray(ds["clon"][:], dtype=float), 360.0)
+        lat = np.asarray(ds["clat"][:], dtype=float)
+        rows = []
+        for day in args.days:
+            t = np.nonzero(np.abs(times - day * 86400.0) < 1.0)[0]
+            if len(t) == 0:
+                have = ", ".join(f"{x / 86400:g}" for x in times)
+                raise PlotError(f"{args.file} has no output at day {day:g} (days: {have}); run "
+                                "with --output-every N so that N x dtime is a day")
+            t = int(t[0])
+            ps = np.asarray(ds["pres_sfc"][t], dtype=float) / 100.0
+            t850 = temperature_at_pressure(np, np.asarray(ds["theta_v"][t], dtype=float),
+                                           np.asarray(ds["exner"][t], dtype=float), 85000.0)
+            i = int(np.argmin(ps))
+            north = lat > 0
+            rows.append({"day": day, "min_pres_sfc_hpa": float(ps[i]),
+                         "min_lon_deg": float(lon[i]), "min_lat_deg": float(lat[i]),
+                         "max_pres_sfc_hpa": float(ps.max()),
+                         "t850_min_k": float(np.nanmin(t850[north])),
+                         "t850_max_k": float(np.nanmax(t850[north]))})
+            rows[-1]["_fields"] = (ps, t850)
+        # Both fields over the northern hemisphere, 0-360 E, with the seam's points repeated.
+        keep = lat > -5.0
+        x = np.concatenate([lon[keep], lon[keep] - 360.0, lon[keep] + 360.0])
+        y = np.concatenate([lat[keep]] * 3)
+        triangulation = mtri.Triangulation(x, y)
+        fig, axes = plt.subplots(len(rows), 2, figsize=(13, 2.9 * len(rows)), squeeze=False)
+        for r, row in enumerate(rows):
+            ps, t850 = row.pop("_fields")
+            for c, (values, label, levels, cmap) in enumerate((
+                    (ps, "surface pressure (hPa)", np.arange(940, 1025, 5), "viridis"),
+                    (t850, "850 hPa temperature (K)", np.arange(220, 310, 5), "RdBu_r"))):
+                ax = axes[r][c]
+                z = np.concatenate([values[keep]] * 3)
+                mappable = ax.tricontourf(triangulation, np.ma.masked_invalid(z), levels=levels,
+                                          cmap=cmap, extend="both")
+                ax.tricontour(triangulation, np.ma.masked_invalid(z), levels=levels,
+                              colors="k", linewidths=0.3)
+                ax.set_xlim(0, 360)
+                ax.set_ylim(0, 90)
+                ax.set_xticks(range(0, 361, 60))
+                ax.set_yticks(range(0, 91, 30))
+                ax.set_aspect("equal")
+                ax.set_title(f"day {row['day']:g}: {label}", fontsize=9)
+                fig.colorbar(mappable, ax=ax, shrink=0.8)
+        fig.suptitle(args.title or f"Jablonowski-Williamson baroclinic wave, "
+                     f"{getattr(ds, 'grid_name', '')} ({args.file})", fontsize=10)
+        fig.tight_layout()
+        fig.savefig(args.output, dpi=args.dpi)
+        plt.close(fig)
+    for row in rows:
+        print(f"day {row['day']:g}: min surface pressure {row['min_pres_sfc_hpa']:.2f} hPa at "
+              f"{row['min_lon_deg']:.1f} E {row['min_lat_deg']:.1f} N; T850 "
+              f"{row['t850_min_k']:.1f} .. {row['t850_max_k']:.1f} K (N hemisphere)")
+    if args.table:
+        with open(args.table, "w") as f:
+            json.dump(rows, f, indent=2)
+    print(f"wrote {args.output}")
+
+
 # ---- command line ----------------------------------------------------------------------------
 
 
@@ -543,9 +649,20 @@ def main(argv):
     benchmark.add_argument("--dpi", type=int, default=150)
     benchmark.add_argument("-o", "--output", required=True, help="PNG (or PDF, SVG) to write")
 
+    jw = sub.add_parser("jw", help="Jablonowski-Williamson figures and numbers of a dynamics run")
+    jw.add_argument("file", help="UGRID output of icondiff run (the dynamics) with daily times")
+    jw.add_argument("--days", type=float, nargs="+", default=[7, 8, 9],
+                    help="model days to draw (default 7 8 9)")
+    jw.add_argument("--table", help="also write the numbers as JSON here")
+    jw.add_argument("--title", help="plot title")
+    jw.add_argument("--dpi", type=int, default=120)
+    jw.add_argument("-o", "--output", required=True, help="PNG (or PDF, SVG) to write")
+
     args = parser.parse_args(argv)
     try:
-        if args.command == "field":
+        if args.command == "jw":
+            plot_jw(args)
+        elif args.command == "field":
             plot_field(args)
         elif args.command == "benchmark":
             plot_benchmark(args)
