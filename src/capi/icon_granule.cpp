@@ -782,8 +782,8 @@ void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bo
     const auto icoef = host_values<double, M>(a.zd_intcoef, 2, dev);
     const auto dcoef = host_values<double, M>(a.zd_diffcoef, 1, dev);
     for (long i = 0; i < n; ++i) {
-      const long c = cellidx[static_cast<std::size_t>(4 * i)] - 1;
-      const long k = vertidx[static_cast<std::size_t>(4 * i)] - 1;
+      const long c = static_cast<long>(cellidx[static_cast<std::size_t>(4 * i)]) - 1;
+      const long k = static_cast<long>(vertidx[static_cast<std::size_t>(4 * i)]) - 1;
       if (c < 0 || c >= nc)
         throw InvalidArgument(
             fmt::format("{}: zd_cellidx(1, {}) = {} is not a cell in 1..{}", f, i + 1, c + 1, nc));
@@ -795,7 +795,7 @@ void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bo
                                           i + 1, dcoef[static_cast<std::size_t>(i)]));
       diffcoef(c, k) = dcoef[static_cast<std::size_t>(i)];
       for (int j = 0; j < 3; ++j) {
-        const long kn = vertidx[static_cast<std::size_t>(4 * i + j + 1)] - 1;
+        const long kn = static_cast<long>(vertidx[static_cast<std::size_t>(4 * i + j + 1)]) - 1;
         // The granule reads the neighbour's theta_v at this level and the one below it.
         if (kn < 0 || kn >= nlev - 1)
           throw InvalidArgument(fmt::format(
