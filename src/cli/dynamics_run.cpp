@@ -163,6 +163,17 @@ std::map<std::string, std::string> checkpoint_identity(
   double surface_sum = 0;
   for (double z : z_surface) surface_sum += z;
   id["surface_height_sum"] = fmt::format("{:.17g}", surface_sum);
+  // The options the static fields come from (the metric ones change no field above).
+  const StaticsOptions& st = o.statics;
+  const MetricsConfig& m = st.dycore_metrics;
+  id["statics"] = fmt::format(
+      "topography {} {:.17g} {:.17g} {:.17g} {:.17g}; zdiffu {:.17g} {:.17g}; exner_expol {:.17g}; "
+      "vwind_offctr {:.17g}; rayleigh {} {:.17g}; divdamp_type {} {:.17g} {:.17g}; "
+      "htop_moist_proc {:.17g}",
+      st.topography, st.mount_height, st.mount_half_width, st.mount_lon, st.mount_lat,
+      st.thslp_zdiffu, st.thhgtd_zdiffu, m.exner_expol, m.vwind_offctr, m.rayleigh_type,
+      m.rayleigh_coeff, m.divdamp_type, m.divdamp_trans_start, m.divdamp_trans_end,
+      st.htop_moist_proc);
   id["dtime"] = fmt::format("{:.17g}", o.dtime);
   id["divdamp_fac_o2"] = fmt::format("{:.17g}", o.divdamp_fac_o2);
   for (const auto& [name, value] : icon_namelist_values(diffusion_config)) id[name] = value;

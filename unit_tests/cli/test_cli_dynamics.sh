@@ -135,6 +135,7 @@ expect_error "dtime = '600', this run has '300'" run --generate R2B1 --nlev 8 --
   --steps 9 --restart ck --quiet
 expect_error "hdiff_efdt_ratio = '10', this run has '12'" run "${ck[@]}" --steps 9 --restart ck \
   --hdiff_efdt_ratio 12
+expect_error "with statics = 'topography jabw" run "${ck[@]}" --steps 9 --restart ck --vwind_offctr 0.3
 expect_error "latest checkpoint is after step 6, --steps 6 leaves nothing" run "${ck[@]}" --steps 6 \
   --restart ck
 expect_error "--restart empty: no checkpoint of 1 rank there" run "${ck[@]}" --steps 6 --restart empty
