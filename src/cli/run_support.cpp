@@ -268,15 +268,30 @@ RunChecks check_run_options(const Ranks& ranks, const RunOptions& o) {
       }
     }
     if (!o.checkpoint_dir.empty()) {
-      std::vector<std::string> files;
+      // The steps that write one: every multiple of --checkpoint-every after the start, and the
+      // last. Bounded, so that a long run with a short interval is refused, not listed for ever.
+      std::vector<long> steps;
+      constexpr long max_files = 1000000;
       const long first = checks.restart_step + 1;
-      for (long step = first; step <= o.steps; ++step)
-        if ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == o.steps)
-          for (int r = 0; r < ranks.size(); ++r) {
-            files.push_back(checkpoint_file_name(step, r, ranks.size()));
-            outputs.push_back({"--checkpoint-dir",
-                               (std::filesystem::path(o.checkpoint_dir) / files.back()).string()});
-          }
+      if (o.checkpoint_every > 0) {
+        const long count = o.steps / o.checkpoint_every - (first - 1) / o.checkpoint_every;
+        if (count * ranks.size() > max_files)
+          throw InvalidArgument(fmt::format(
+              "--checkpoint-every {} with --steps {}: {} checkpoints of {} rank(s); at most {} "
+              "files (each holds the whole state)",
+              o.checkpoint_every, o.steps, count, ranks.size(), max_files));
+        for (long step = (first + o.checkpoint_every - 1) / o.checkpoint_every * o.checkpoint_every;
+             step <= o.steps; step += o.checkpoint_every)
+          steps.push_back(step);
+      }
+      if (steps.empty() || steps.back() != o.steps) steps.push_back(o.steps);
+      std::vector<std::string> files;
+      for (const long step : steps)
+        for (int r = 0; r < ranks.size(); ++r) {
+          files.push_back(checkpoint_file_name(step, r, ranks.size()));
+          outputs.push_back({"--checkpoint-dir",
+                             (std::filesystem::path(o.checkpoint_dir) / files.back()).string()});
+        }
       check_output_directory("--checkpoint-dir", o.checkpoint_dir, files, o.overwrite);
     }
     check_outputs_distinct(outputs, inputs);

@@ -140,6 +140,8 @@ expect_error "latest checkpoint is after step 6, --steps 6 leaves nothing" run "
   --restart ck
 expect_error "--restart empty: no checkpoint of 1 rank there" run "${ck[@]}" --steps 6 --restart empty
 expect_error "--checkpoint-every needs --checkpoint-dir" run "${ck[@]}" --checkpoint-every 2
+expect_error "2000000000 checkpoints of 1 rank(s); at most 1000000 files" run --generate R2B1 \
+  --nlev 8 --steps 2000000000 --checkpoint-every 1 --checkpoint-dir many
 expect_error "the diffusion-only run has no checkpoints" run --model diffusion --generate R2B1 \
   --nlev 8 --steps 1 --checkpoint-dir ck2
 expect_error "step000006.nc' exists; pass --overwrite" run "${ck[@]}" --steps 6 --checkpoint-dir ck
