@@ -53,16 +53,6 @@ using Space = RunSpace;
 using M = RunMemory;
 using H = Kokkos::HostSpace;
 
-/// The diffusion's view of a solve_nh prognostic state (the same Views).
-DiffusionPrognosticState<M> diffusion_view(const SolveNhPrognosticState<M>& p) {
-  DiffusionPrognosticState<M> d;
-  d.vn = p.vn;
-  d.w = p.w;
-  d.theta_v = p.theta_v;
-  d.exner = p.exner;
-  return d;
-}
-
 /// `whole` (C, nlev) of the whole grid at the cells of `local` (global_index; the whole grid's
 /// own cells when it is not decomposed), in `MemorySpace`.
 template <class MemorySpace>
@@ -207,23 +197,7 @@ int run_dynamics(const RunOptions& o) {
 
   // ---- Grid and static fields (the whole grid, on every rank) ----
   const auto t0 = std::chrono::steady_clock::now();
-  if (terminal)
-    fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
-               source);
-  Grid grid;
-  ranks.collectively([&] {
-    grid = load_grid_source(source);
-    if (generated_cells(source) < 0)
-      check_memory("--grid " + source, grid.num_cells, o.statics.nlev, checks.memory_limit,
-                   checks.memory_limit_source, MemoryModel::dynamics);
-  });
-  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
-  ranks.agree(
-      most_cells != fewest_cells
-          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
-                        "{}): every rank must read the same grid",
-                        fewest_cells, most_cells, grid.num_cells, source)
-          : "");
+  Grid grid = load_run_grid(ranks, o, checks, MemoryModel::dynamics);
   if (terminal) fmt::print("setup       geometry, interpolation, metrics of both granules ...\n");
   HostStaticInputs host;
   DycoreInputs<H> dycore_whole;
@@ -261,28 +235,7 @@ int run_dynamics(const RunOptions& o) {
   const Grid& local = part.grid;
   const FieldSizes whole_sizes = dycore_whole.sizes();
   const RankPoints my_points = rank_points(local, whole_sizes);
-  if (ranks.decomposed()) {
-    const auto owned = [&](Location l) {
-      long long n = 0;
-      for (std::size_t i = 0; i < my_points.size(l); ++i) n += my_points.owns(l, i);
-      return static_cast<double>(n);
-    };
-    const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
-    const std::vector<double> local_cells = ranks.gather(static_cast<double>(local.num_cells));
-    if (ranks.root())
-      say(fmt::format(
-          "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
-          "halo {:.0f}..{:.0f}\n",
-          ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
-          *std::max_element(owned_cells.begin(), owned_cells.end()),
-          *std::min_element(local_cells.begin(), local_cells.end()),
-          *std::max_element(local_cells.begin(), local_cells.end())));
-  }
-  const std::vector<RankPoints> all_points =
-#if ICONDIFF_HAVE_MPI
-      ranks.decomposed() ? gather_rank_points(ranks.comm(), my_points, 0) :
-#endif
-                         std::vector<RankPoints>{my_points};
+  const std::vector<RankPoints> all_points = describe_ranks(ranks, part, my_points, say);
   const std::string scope = "icondiff::driver::";
   DycoreInputs<M> dycore_inputs;
   DiffusionInputs<M> diffusion_inputs;
@@ -482,20 +435,9 @@ int run_dynamics(const RunOptions& o) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     timers.record(time_step_label, seconds);
-    if (o.finite_check) {
-      const std::optional<NonFiniteValue> bad =
-          find_non_finite(space, diffusion_view(states.current));
-      ranks.collectively([&] {
-        if (!bad) return;
-        const std::vector<index_t>& global = local.global_index(bad->location);
-        throw Error(fmt::format(
-            "step {}: {} is not finite ({}) at {} {}{} (1-based), level {} (1-based); the run "
-            "stops here (--no-finite-check runs on)",
-            step, bad->field, bad->value, to_string(bad->location), bad->point + 1,
-            global.empty() ? std::string() : fmt::format(" (global {})", global[bad->point] + 1),
-            bad->level + 1));
-      });
-    }
+    if (o.finite_check)
+      stop_if_not_finite(ranks, local, step,
+                         find_non_finite(space, diffusion_state_of(states.current)));
     diagnose_surface_pressure(space, states.current.exner, states.current.theta_v, ddqz_z_full,
                               pres_sfc);
     const double ms = ranks.max(seconds) * 1e3;
@@ -517,17 +459,7 @@ int run_dynamics(const RunOptions& o) {
       write_checkpoint(step);
   }
   if (!o.output.empty()) {
-    ranks.collectively([&] {
-      if (!writer) return;
-      writer->close();
-      if (writer_path == o.output) return;
-      std::error_code ec;
-      std::filesystem::rename(writer_path, o.output, ec);
-      if (ec) {
-        std::filesystem::remove(writer_path, ec);
-        throw OutputFileError(o.output, "cannot move the written file into place");
-      }
-    });
+    close_output(ranks, writer.get(), writer_path, o.output);
     say(fmt::format("\noutput      {} ({} times)\n", o.output,
                     writer ? writer->steps_written() : 0));
   }

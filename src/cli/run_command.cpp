@@ -92,8 +92,6 @@ int run_diffusion(const RunOptions& o) {
   });
   const RunChecks checks = check_run_options(ranks, o);
   const std::string& source = checks.source;
-  const double memory_limit = checks.memory_limit;
-  const std::string& memory_limit_source = checks.memory_limit_source;
   if (o.checks_only) return 0;
   const auto say = [&](const std::string& text) {
     if (!o.quiet && ranks.root()) fmt::print("{}", text);
@@ -101,26 +99,7 @@ int run_diffusion(const RunOptions& o) {
 
   // ---- Grid and inputs (the whole grid, on every rank) ----
   const auto t0 = std::chrono::steady_clock::now();
-  Grid grid;
-  if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
-    fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
-               source);
-  ranks.collectively([&] {
-    grid = load_grid_source(source);
-    // A grid file's size is known once it is read; its fields are not allocated yet.
-    if (generated_cells(source) < 0)
-      check_memory("--grid " + source, grid.num_cells, o.statics.nlev, memory_limit,
-                   memory_limit_source);
-  });
-  // Every rank must read the same grid (MPMD launches could give them different ones). Both
-  // reductions run on every rank.
-  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
-  ranks.agree(
-      most_cells != fewest_cells
-          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
-                        "{}): every rank must read the same grid",
-                        fewest_cells, most_cells, grid.num_cells, source)
-          : "");
+  Grid grid = load_run_grid(ranks, o, checks, MemoryModel::diffusion);
   const DiffusionSetupConfig setup = statics_setup_config(o.statics);
   HostDiffusionInputs host;
   if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
@@ -154,28 +133,7 @@ int run_diffusion(const RunOptions& o) {
       static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
       static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
   const RankPoints my_points = rank_points(local, whole_sizes);
-  if (ranks.decomposed()) {
-    const auto owned = [&](Location l) {
-      long long n = 0;
-      for (std::size_t i = 0; i < my_points.size(l); ++i) n += my_points.owns(l, i);
-      return static_cast<double>(n);
-    };
-    const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
-    const std::vector<double> local_cells = ranks.gather(static_cast<double>(local.num_cells));
-    if (ranks.root())
-      say(fmt::format(
-          "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
-          "halo {:.0f}..{:.0f}\n",
-          ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
-          *std::max_element(owned_cells.begin(), owned_cells.end()),
-          *std::min_element(local_cells.begin(), local_cells.end()),
-          *std::max_element(local_cells.begin(), local_cells.end())));
-  }
-  const std::vector<RankPoints> all_points =
-#if ICONDIFF_HAVE_MPI
-      ranks.decomposed() ? gather_rank_points(ranks.comm(), my_points, 0) :
-#endif
-                         std::vector<RankPoints>{my_points};
+  const std::vector<RankPoints> all_points = describe_ranks(ranks, part, my_points, say);
   const DiffusionInputs<M>& inputs = rank_inputs;
 
   JablonowskiWilliamsonConfig jw;
@@ -296,19 +254,8 @@ int run_diffusion(const RunOptions& o) {
                             step, o.savepoints, ranks.size() - 1)
               : fmt::format("            savepoints of step {} written: {}, {}\n", step, in, out));
     }
-    if (o.finite_check) {
-      const std::optional<NonFiniteValue> bad = find_non_finite(Space(), prognostic);
-      ranks.collectively([&] {
-        if (!bad) return;
-        const std::vector<index_t>& global = local.global_index(bad->location);
-        throw Error(fmt::format(
-            "step {}: {} is not finite ({}) at {} {}{} (1-based), level {} (1-based); the run "
-            "stops here (--no-finite-check runs on)",
-            step, bad->field, bad->value, to_string(bad->location), bad->point + 1,
-            global.empty() ? std::string() : fmt::format(" (global {})", global[bad->point] + 1),
-            bad->level + 1));
-      });
-    }
+    if (o.finite_check)
+      stop_if_not_finite(ranks, local, step, find_non_finite(Space(), prognostic));
     const double ms = ranks.max(timers.samples().at(diffusion_labels::run).back() * 1e3);
     const double vn_max = ranks.max(max_abs(prognostic.vn, owned_edges));
     const double w_max = ranks.max(max_abs(prognostic.w, owned_cells));
@@ -323,17 +270,7 @@ int run_diffusion(const RunOptions& o) {
       write_output(step * o.dtime);
   }
   if (!o.output.empty()) {
-    ranks.collectively([&] {
-      if (!writer) return;
-      writer->close();
-      if (writer_path == o.output) return;
-      std::error_code ec;
-      std::filesystem::rename(writer_path, o.output, ec);
-      if (ec) {
-        std::filesystem::remove(writer_path, ec);
-        throw OutputFileError(o.output, "cannot move the written file into place");
-      }
-    });
+    close_output(ranks, writer.get(), writer_path, o.output);
     say(fmt::format("\noutput      {} ({} times)\n", o.output,
                     writer ? writer->steps_written() : 0));
   }

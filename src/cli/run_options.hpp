@@ -5,15 +5,19 @@
 // gathered timers.
 #pragma once
 
+#include "memory_estimate.hpp"
 #include "ranks.hpp"
 #include "statics_options.hpp"
 
+#include <icondiff/comm/local_fields.hpp>
 #include <icondiff/core/config_table.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
+#include <icondiff/diffusion/state_checks.hpp>
 #include <icondiff/dycore/dycore_config.hpp>
 #include <icondiff/grid/grid.hpp>
+#include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/profiling/kernel_timers.hpp>
 
@@ -22,8 +26,10 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #if ICONDIFF_HAVE_MPI
@@ -198,6 +204,27 @@ MachineFacts measure_machine(const Ranks& ranks);
 /// The run's JSON metadata common to both models.
 nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const MachineFacts& machine,
                             const std::string& source, const Grid& grid, int nlev);
+
+/// The run's grid, on every rank: read or generated (said on a terminal), a file's size checked
+/// against the memory limit once known, and agreed on (every rank must hold the same grid).
+Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
+                   MemoryModel model);
+
+/// Says how the cells are spread over the ranks (decomposed runs) and returns every rank's
+/// points on the root (this rank's alone elsewhere and on one rank): what the output gathers by.
+std::vector<RankPoints> describe_ranks(const Ranks& ranks, const LocalPart& part,
+                                       const RankPoints& mine,
+                                       const std::function<void(const std::string&)>& say);
+
+/// Collective: ends the run with the first non-finite prognostic value after `step`, if any,
+/// naming the field, the point (its global index when decomposed) and the level.
+void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
+                        const std::optional<NonFiniteValue>& bad);
+
+/// Collective: closes the output written by the root through `writer_path` and moves it to
+/// `output` when the two differ (a name too long for the temporary suffix).
+void close_output(const Ranks& ranks, UgridWriter* writer, const std::string& writer_path,
+                  const std::string& output);
 
 int run_diffusion(const RunOptions& o);
 int run_dynamics(const RunOptions& o);

@@ -5,14 +5,20 @@
 #include "memory_estimate.hpp"
 #include "output_paths.hpp"
 
+#if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_gather.hpp>
+#endif
+
 #include <icondiff/comm/decomposition.hpp>
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
+#include <icondiff/io/grid_source.hpp>
 #include <icondiff/io/partition_file.hpp>
 #include <icondiff/profiling/stream_bandwidth.hpp>
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -411,6 +417,87 @@ LocalPart decompose_grid(const Ranks& ranks, const Grid& whole, const RunOptions
   part.exchange = part.mpi_exchange;
 #endif
   return part;
+}
+
+Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
+                   MemoryModel model) {
+  const std::string& source = checks.source;
+  if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
+    fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
+               source);
+  Grid grid;
+  ranks.collectively([&] {
+    grid = load_grid_source(source);
+    // A grid file's size is known once it is read; its fields are not allocated yet.
+    if (generated_cells(source) < 0)
+      check_memory("--grid " + source, grid.num_cells, o.statics.nlev, checks.memory_limit,
+                   checks.memory_limit_source, model);
+  });
+  // Every rank must read the same grid (MPMD launches could give them different ones). Both
+  // reductions run on every rank.
+  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
+  ranks.agree(
+      most_cells != fewest_cells
+          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
+                        "{}): every rank must read the same grid",
+                        fewest_cells, most_cells, grid.num_cells, source)
+          : "");
+  return grid;
+}
+
+std::vector<RankPoints> describe_ranks(const Ranks& ranks, const LocalPart& part,
+                                       const RankPoints& mine,
+                                       const std::function<void(const std::string&)>& say) {
+  if (!ranks.decomposed()) return {mine};
+  const auto owned = [&](Location l) {
+    long long n = 0;
+    for (std::size_t i = 0; i < mine.size(l); ++i) n += mine.owns(l, i);
+    return static_cast<double>(n);
+  };
+  const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
+  const std::vector<double> local_cells = ranks.gather(static_cast<double>(part.grid.num_cells));
+  if (ranks.root())
+    say(fmt::format(
+        "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
+        "halo {:.0f}..{:.0f}\n",
+        ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
+        *std::max_element(owned_cells.begin(), owned_cells.end()),
+        *std::min_element(local_cells.begin(), local_cells.end()),
+        *std::max_element(local_cells.begin(), local_cells.end())));
+#if ICONDIFF_HAVE_MPI
+  return gather_rank_points(ranks.comm(), mine, 0);
+#else
+  return {mine};
+#endif
+}
+
+void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
+                        const std::optional<NonFiniteValue>& bad) {
+  ranks.collectively([&] {
+    if (!bad) return;
+    const std::vector<index_t>& global = local.global_index(bad->location);
+    throw Error(fmt::format(
+        "step {}: {} is not finite ({}) at {} {}{} (1-based), level {} (1-based); the run "
+        "stops here (--no-finite-check runs on)",
+        step, bad->field, bad->value, to_string(bad->location), bad->point + 1,
+        global.empty() ? std::string() : fmt::format(" (global {})", global[bad->point] + 1),
+        bad->level + 1));
+  });
+}
+
+void close_output(const Ranks& ranks, UgridWriter* writer, const std::string& writer_path,
+                  const std::string& output) {
+  ranks.collectively([&] {
+    if (!writer) return;
+    writer->close();
+    if (writer_path == output) return;
+    std::error_code ec;
+    std::filesystem::rename(writer_path, output, ec);
+    if (ec) {
+      std::filesystem::remove(writer_path, ec);
+      throw OutputFileError(output, "cannot move the written file into place");
+    }
+  });
 }
 
 GatheredTimers gather_timers(const Ranks& ranks, const KernelTimers& timers,

@@ -35,21 +35,6 @@ DynamicsTimeLoop<ExecSpace>::DynamicsTimeLoop(SolveNonhydro<ExecSpace>& solve_nh
                       std::to_string(diffusion_->config().ndyn_substeps));
 }
 
-namespace {
-
-template <class MemorySpace>
-DiffusionPrognosticState<MemorySpace> diffusion_view_of(
-    const SolveNhPrognosticState<MemorySpace>& s) {
-  DiffusionPrognosticState<MemorySpace> d;
-  d.vn = s.vn;
-  d.w = s.w;
-  d.theta_v = s.theta_v;
-  d.exner = s.exner;
-  return d;
-}
-
-}  // namespace
-
 template <class ExecSpace>
 void DynamicsTimeLoop<ExecSpace>::step(const ExecSpace& space,
                                        DynamicsStates<memory_space>& states) {
@@ -57,7 +42,7 @@ void DynamicsTimeLoop<ExecSpace>::step(const ExecSpace& space,
   const bool diffuse = diffusion_ && diffusion_->config().apply_to_horizontal_wind;
   // time_integration: the initial stabilisation before the loop's first step.
   if (diffuse && config_.apply_initial_stabilization && first_step_in_simulation)
-    diffusion_->run(space, states.diffusion, diffusion_view_of(states.current), config_.dtime,
+    diffusion_->run(space, states.diffusion, diffusion_state_of(states.current), config_.dtime,
                     /*initial_run=*/true);
 
   auto& diagnostic = states.solve_nh;
@@ -86,7 +71,7 @@ void DynamicsTimeLoop<ExecSpace>::step(const ExecSpace& space,
   }
   // _integrate_one_time_step: the diffusion on the new state, then the final swap.
   if (diffuse)
-    diffusion_->run(space, states.diffusion, diffusion_view_of(states.next), config_.dtime);
+    diffusion_->run(space, states.diffusion, diffusion_state_of(states.next), config_.dtime);
   std::swap(states.current, states.next);
   ++steps_done_;
 }

@@ -21,6 +21,19 @@ struct DynamicsStates {
   DiffusionDiagnosticState<MemorySpace> diffusion;
 };
 
+/// The diffusion's view of a solve_nh prognostic state: the same vn, w, theta_v and exner Views
+/// (the diffusion works on the new time level in place).
+template <class MemorySpace>
+DiffusionPrognosticState<MemorySpace> diffusion_state_of(
+    const SolveNhPrognosticState<MemorySpace>& s) {
+  DiffusionPrognosticState<MemorySpace> d;
+  d.vn = s.vn;
+  d.w = s.w;
+  d.theta_v = s.theta_v;
+  d.exner = s.exner;
+  return d;
+}
+
 /// The run's time stepping (ICON4Py's Icon4pyRunConfig and TimeLoop arguments).
 struct DynamicsTimeLoopConfig {
   double dtime = 0;       ///< the advective time step (s); each substep is dtime / ndyn_substeps
