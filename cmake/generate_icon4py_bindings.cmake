@@ -99,7 +99,7 @@ function(fortran_wrap items first next close out)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
-# ---- The Fortran module ----------------------------------------------------------------------------
+# ---- The Fortran module --------------------------------------------------------------------------
 if(DEFINED FORTRAN)
   string(JOIN ", " names ${functions})
   set(f90 "! The Fortran module of ICON4Py 0.2.0's bindings (`use icon4py_bindings`, with the arguments
@@ -214,7 +214,8 @@ contains
         string(APPEND end_host_data "    !$acc end host_data\n")
       endif()
       if(optional)
-        string(APPEND locals "    type(c_ptr) :: ${arg}_ptr\n    integer(c_int) :: ${arg}_size(${rank})\n")
+        string(APPEND locals "    type(c_ptr) :: ${arg}_ptr\n"
+                             "    integer(c_int) :: ${arg}_size(${rank})\n")
         string(APPEND nullify "    ${arg}_ptr = c_null_ptr\n    ${arg}_size = 0\n")
         string(APPEND associate "    if (associated(${arg})) then
       ${arg}_ptr = c_loc(${arg})
@@ -265,7 +266,7 @@ end module icon4py_bindings
   file(REMOVE "${FORTRAN}.tmp")
 endif()
 
-# ---- The C functions ---------------------------------------------------------------------------------
+# ---- The C functions -----------------------------------------------------------------------------
 if(DEFINED CXX)
   set(cxx "// ICON4Py 0.2.0's binding functions with ICON4Py's C ABI (icon4py_bindings.h): each unpacks
 // its arguments into the C API's argument struct, whose members follow the same order, and
