@@ -1,5 +1,6 @@
 // The C API's general part: errors, version, Kokkos lifetime and grid files. The granule on
-// ICON's arrays is in icon_granule.cpp, ICON4Py's drop-in functions in icon4py_bindings.cpp.
+// ICON's arrays is in icon_*.cpp (icon_granule.hpp), ICON4Py's drop-in functions in
+// icon4py_bindings.cpp.
 #include "capi_errors.hpp"
 #include "kokkos_lifetime.hpp"
 

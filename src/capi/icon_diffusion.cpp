@@ -1,0 +1,232 @@
+// The diffusion granule on ICON's arrays on this rank (icon_granule.hpp): diffusion_init checks
+// and copies the static fields into a Diffusion granule; diffusion_run wraps the caller's
+// prognostic and diagnostic arrays as unmanaged Views in place (no allocation, no copy) and
+// fences once at the end, so the results are in the caller's arrays when the call returns.
+
+#include "icon_granule.hpp"
+
+#include <icondiff/kokkos_compat.hpp>
+
+#include <fmt/format.h>
+
+#include <icondiff_c.h>
+
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace icondiff::capi {
+namespace {
+
+/// The outputs a run writes must not share memory with each other or with its input rho.
+void check_no_overlap(const icondiff_run_args& a, long nlev) {
+  struct Range {
+    const char* name;
+    const icondiff_array* array;
+    long levels;
+    bool output;
+  };
+  const Range ranges[] = {
+      {"w", &a.w, nlev + 1, true},           {"vn", &a.vn, nlev, true},
+      {"exner", &a.exner, nlev, true},       {"theta_v", &a.theta_v, nlev, true},
+      {"rho", &a.rho, nlev, false},          {"hdef_ic", &a.hdef_ic, nlev + 1, true},
+      {"div_ic", &a.div_ic, nlev + 1, true}, {"dwdx", &a.dwdx, nlev + 1, true},
+      {"dwdy", &a.dwdy, nlev + 1, true}};
+  const auto bounds = [](const Range& r) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(r.array->data);
+    return std::make_pair(begin, begin + static_cast<std::uintptr_t>(r.array->size[0]) *
+                                             static_cast<std::uintptr_t>(r.levels) *
+                                             sizeof(double));
+  };
+  for (std::size_t i = 0; i < std::size(ranges); ++i)
+    for (std::size_t j = i + 1; j < std::size(ranges); ++j) {
+      const Range &x = ranges[i], &y = ranges[j];
+      if (x.array->data == nullptr || y.array->data == nullptr || !(x.output || y.output)) continue;
+      const auto [xb, xe] = bounds(x);
+      const auto [yb, ye] = bounds(y);
+      if (xb < ye && yb < xe)
+        throw InvalidArgument(fmt::format(
+            "{}: {} and {} overlap in memory{}: the granule writes {} in place, so every output "
+            "must be an array of its own, apart from every input",
+            diffusion_run_name, x.name, y.name, xb == yb ? " (the same array)" : "",
+            x.output ? x.name : y.name));
+    }
+}
+
+DiffusionDiagnosticState<M>& own_diagnostics(icondiff_diffusion& d) {
+  if (!d.own_diagnostics.hdef_ic.data())
+    d.own_diagnostics =
+        allocate_state<DiffusionDiagnosticState, M>(d.inputs.sizes(), "icondiff::capi::own_");
+  return d.own_diagnostics;
+}
+
+/// The caller's vn, w, theta_v and exner as unmanaged Views, in place (checked arguments).
+DiffusionPrognosticState<M> prognostic_in_place(const icondiff_diffusion& d,
+                                                const icondiff_run_args& a) {
+  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
+  const auto edges = static_cast<std::size_t>(d.inputs.grid.num_edges);
+  const auto nlev = static_cast<std::size_t>(d.inputs.num_levels());
+  DiffusionPrognosticState<M> prognostic;
+  prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, nlev);
+  prognostic.w = wrap_in_place<wp, M>(a.w, cells, nlev + 1);
+  prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, nlev);
+  prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, nlev);
+  return prognostic;
+}
+
+/// On a GPU the caller's arrays may still be written by its own queues (ICON's OpenACC `async`
+/// queues are streams icondiff does not know, and Kokkos' instance is not ordered with them): a
+/// device-wide fence waits for every stream of the device before the granule's kernels read
+/// them. The call's closing fence makes the results complete for any queue afterwards. Host
+/// builds have no such queues.
+void wait_for_caller_queues(const std::string& label) {
+  if constexpr (!host_memory) compat::fence(label);
+}
+
+}  // namespace
+
+/// diffusion_init on this rank; `exchange` is the halo exchange of a decomposed grid (nullptr on
+/// one rank).
+icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
+                                     const icondiff_diffusion_args& a,
+                                     std::shared_ptr<HaloExchange<Space>> exchange) {
+  const char* f = diffusion_init_name;
+  check_alive(&grid, f);
+  const bool dev = a.on_gpu != 0;
+  check_memory(f, dev);
+  if (!std::is_same_v<vp, double>)
+    throw ConfigError(fmt::format(
+        "{}: this icondiff is built with ICONDIFF_MIXED_PRECISION (vp = float), but ICON4Py's "
+        "bindings pass every field as double; use a double-precision build",
+        f));
+  if (a.backend < 0 || a.backend > 2)
+    throw InvalidArgument(fmt::format(
+        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
+        a.backend));
+  const DiffusionConfig config = config_from(a);
+  check_smagorinsky_heights(a);
+  const index_t nc = grid.grid.num_cells, ne = grid.grid.num_edges, nv = grid.grid.num_vertices;
+  const int nlev = grid.vertical.num_levels();
+
+  check_array(a.wgtfac_c, f, "wgtfac_c",
+              {at_least(nc, "num_cells"), exactly(nlev + 1, "vertical_size + 1 of grid_init")});
+  check_array(a.theta_ref_mc, f, "theta_ref_mc",
+              {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.e_bln_c_s, f, "e_bln_c_s", {at_least(nc, "num_cells"), exactly(3, "C2E")});
+  check_array(a.geofac_div, f, "geofac_div", {at_least(nc, "num_cells"), exactly(3, "C2E")});
+  check_array(a.geofac_grg_x, f, "geofac_grg_x", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.geofac_grg_y, f, "geofac_grg_y", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.geofac_n2s, f, "geofac_n2s", {at_least(nc, "num_cells"), exactly(4, "C2E2CO")});
+  check_array(a.nudgecoeff_e, f, "nudgecoeff_e", {at_least(ne, "num_edges")});
+  check_array(
+      a.rbf_vec_coeff_v, f, "rbf_vec_coeff_v",
+      {exactly(6, "rbf_vec_dim_v"), exactly(2, "vector components"), at_least(nv, "num_vertices")});
+  check_diffusion_values(a, nc, ne, nv, dev);
+
+  auto handle = std::make_unique<icondiff_diffusion>();
+  handle->on_gpu = dev;
+  handle->config = config;
+  DiffusionInputs<M>& in = handle->inputs;
+  in.grid = grid.device;
+  in.vertical = grid.vertical;
+  in.edges = grid.edges;
+  in.cells = grid.cells;
+  const FieldSizes sizes = in.sizes();
+  const std::string what = std::string(f) + ":";
+  in.metric = copy_from_caller<DiffusionMetricState>(
+      {{"theta_ref_mc", external<vp>(a.theta_ref_mc)}, {"wgtfac_c", external<vp>(a.wgtfac_c)}},
+      sizes, what, dev);
+  const std::size_t cells = sizes.cells;
+  in.interpolation.e_bln_c_s = copy_field<wp, 2>(a.e_bln_c_s, "e_bln_c_s", {cells, 3}, dev);
+  in.interpolation.geofac_div = copy_field<wp, 2>(a.geofac_div, "geofac_div", {cells, 3}, dev);
+  in.interpolation.geofac_n2s = copy_field<wp, 2>(a.geofac_n2s, "geofac_n2s", {cells, 4}, dev);
+  in.interpolation.geofac_grg_x =
+      copy_field<wp, 2>(a.geofac_grg_x, "geofac_grg_x", {cells, 4}, dev);
+  in.interpolation.geofac_grg_y =
+      copy_field<wp, 2>(a.geofac_grg_y, "geofac_grg_y", {cells, 4}, dev);
+  in.interpolation.nudgecoeff_e =
+      copy_field<wp, 1>(a.nudgecoeff_e, "nudgecoeff_e", {sizes.edges}, dev);
+  convert_rbf(a, nv, dev, in.interpolation);
+  if (config.apply_zdiffusion_t) convert_zd_lists(a, nc, nlev, dev, in.metric);
+
+  handle->grid_reference = make_grid_reference(grid.grid);
+  handle->whole_sizes = grid.whole_sizes;
+  DiffusionOptions<Space> options;
+  options.exchange = std::move(exchange);
+  handle->granule = std::make_unique<Diffusion<Space>>(config, in, options);
+  return handle.release();
+}
+
+/// The run arguments' checks; the only part of a run that can fail on one rank alone.
+void check_run_arguments(const icondiff_diffusion& d, const icondiff_run_args& a) {
+  const char* f = diffusion_run_name;
+  check_alive(&d, f);
+  if ((a.on_gpu != 0) != d.on_gpu) check_memory(f, a.on_gpu != 0);
+  const auto nc = static_cast<long>(d.inputs.grid.num_cells);
+  const auto ne = static_cast<long>(d.inputs.grid.num_edges);
+  const long nlev = d.inputs.num_levels();
+  check_array(a.w, f, "w", {at_least(nc, "num_cells"), exactly(nlev + 1, "nlev + 1")});
+  check_array(a.vn, f, "vn", {at_least(ne, "num_edges"), exactly(nlev, "nlev")});
+  check_array(a.exner, f, "exner", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.theta_v, f, "theta_v", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  check_array(a.rho, f, "rho", {at_least(nc, "num_cells"), exactly(nlev, "nlev")});
+  const Extent half[] = {at_least(nc, "num_cells"), exactly(nlev + 1, "nlev + 1")};
+  check_optional_array(a.hdef_ic, f, "hdef_ic", half);
+  check_optional_array(a.div_ic, f, "div_ic", half);
+  check_optional_array(a.dwdx, f, "dwdx", half);
+  check_optional_array(a.dwdy, f, "dwdy", half);
+  if (!(a.dtime > 0.0) || !std::isfinite(a.dtime))
+    throw InvalidArgument(
+        fmt::format("{}: dtime = {} must be a positive finite number", f, a.dtime));
+  check_no_overlap(a, nlev);
+}
+
+void run(icondiff_diffusion& d, const icondiff_run_args& a) {
+  check_run_arguments_on_every_rank(d, a);
+  static const std::string wait_label = "icondiff::capi::diffusion_run::caller_queues";
+  wait_for_caller_queues(wait_label);
+  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
+  const auto halfl = static_cast<std::size_t>(d.inputs.num_levels()) + 1;
+  const bool hdef = a.hdef_ic.data != nullptr, div = a.div_ic.data != nullptr;
+  const bool dwdx = a.dwdx.data != nullptr, dwdy = a.dwdy.data != nullptr;
+  const DiffusionPrognosticState<M> prognostic = prognostic_in_place(d, a);
+  DiffusionDiagnosticState<M> diagnostic;
+  if (!(hdef && div && dwdx && dwdy)) diagnostic = own_diagnostics(d);
+  if (hdef) diagnostic.hdef_ic = wrap_in_place<vp, M>(a.hdef_ic, cells, halfl);
+  if (div) diagnostic.div_ic = wrap_in_place<vp, M>(a.div_ic, cells, halfl);
+  if (dwdx) diagnostic.dwdx = wrap_in_place<vp, M>(a.dwdx, cells, halfl);
+  if (dwdy) diagnostic.dwdy = wrap_in_place<vp, M>(a.dwdy, cells, halfl);
+
+  // Nothing below allocates unless this call is captured (checked by callgrind: the C++ heap,
+  // not only Kokkos, stays untouched in a regular call).
+  std::optional<DiffusionSavepoint> init;
+  if (d.capture_call == d.calls + 1) {
+    init.emplace();
+    capture(d, SavepointKind::Init, nullptr, diagnostic, prognostic, a.dtime, a.linit != 0, &*init);
+  }
+  static const std::string fence_label = "icondiff::capi::diffusion_run";
+  const Space space;
+  d.granule->run(space, diagnostic, prognostic, a.dtime, a.linit != 0);
+  compat::fence(space, fence_label);
+  ++d.calls;
+  if (init) {
+    DiffusionSavepoint exit;
+    capture(d, SavepointKind::Exit, &*init, diagnostic, prognostic, a.dtime, a.linit != 0, &exit);
+  }
+}
+
+void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
+  check_run_arguments_on_every_rank(d, a);
+  static const std::string wait_label = "icondiff::capi::exchange_halos::caller_queues";
+  wait_for_caller_queues(wait_label);
+  const Space space;
+  d.granule->exchange_prognostic_halos(space, prognostic_in_place(d, a));  // one rank: nothing
+  compat::fence(space, "icondiff::capi::exchange_halos");
+}
+
+}  // namespace icondiff::capi

@@ -1,0 +1,229 @@
+// The diffusion granule on ICON's own arrays, behind handles: ICON4Py 0.2.0's grid_init,
+// diffusion_init and diffusion_run with the same arguments and meanings
+// (icon4py.bindings.grid_wrapper / diffusion_wrapper), on icondiff's granule.
+//
+// Set-up copies (grid tables to the host Grid, geometry, coefficients and metrics to Views the
+// handle owns): ICON often passes temporaries there (array sections of derived types), and the
+// cost is paid once. A run wraps the caller's prognostic and diagnostic arrays as unmanaged
+// Views in place: no allocation, no copy, one fence at the end (the results must be in the
+// caller's arrays when the call returns).
+//
+// This private header is what the files of the implementation share, one job per file:
+//   icon_grid.cpp           grid_init on one rank: the Grid from ICON's arrays, vertical grid,
+//                           geometry
+//   icon_ranks.cpp          ICON's communicator: owners of halo points, the collective variants
+//                           of grid_init, diffusion_init and the run's argument checks
+//   icon_static_fields.cpp  value checks of the static inputs, the diffusion configuration, and
+//                           the conversion of ICON's layouts (rbf_vec_coeff_v, zd_* lists)
+//   icon_diffusion.cpp      diffusion_init on one rank, diffusion_run, exchange_halos
+//   icon_handles.cpp        the handles' C functions, memory and lifetime checks, savepoint
+//                           capture
+#pragma once
+
+#include "fortran_arrays.hpp"
+
+#include <icondiff/comm/local_fields.hpp>
+#include <icondiff/config.hpp>
+#include <icondiff/core/state_ops.hpp>
+#include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/grid/device_grid.hpp>
+#include <icondiff/grid/grid_checks.hpp>
+#include <icondiff/io/diffusion_savepoint.hpp>
+#if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_halo_exchange.hpp>
+
+#include <mpi.h>
+#endif
+
+#include <icondiff_c.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace icondiff::capi {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using M = Space::memory_space;
+constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+
+constexpr const char* grid_init_name = "grid_init";
+constexpr const char* diffusion_init_name = "diffusion_init";
+constexpr const char* diffusion_run_name = "diffusion_run";
+
+}  // namespace icondiff::capi
+
+// ---- The handles ------------------------------------------------------------------------------
+
+struct icondiff_icon_grid {
+  icondiff::Grid grid;  ///< topology, zones (host)
+  icondiff::DeviceGrid<icondiff::capi::M> device;
+  icondiff::VerticalGrid vertical;
+  icondiff::DiffusionEdgeParams<icondiff::capi::M> edges;
+  icondiff::DiffusionCellParams<icondiff::capi::M> cells;
+  bool on_gpu = false;
+  bool released = false;  ///< icondiff_finalize took its Views
+  /// The whole grid's sizes (= the local ones on one rank), for savepoints of a rank's part.
+  icondiff::FieldSizes whole_sizes;
+#if ICONDIFF_HAVE_MPI
+  MPI_Comm comm = MPI_COMM_NULL;  ///< ICON's communicator when decomposed (more than one rank)
+#endif
+};
+
+struct icondiff_diffusion {
+  icondiff::DiffusionConfig config;
+  icondiff::DiffusionInputs<icondiff::capi::M> inputs;
+  std::unique_ptr<icondiff::Diffusion<icondiff::capi::Space>> granule;
+  icondiff::SavepointGridReference grid_reference;
+  bool on_gpu = false;
+  int calls = 0;
+  /// Diagnostics icondiff keeps when the caller passes none (ICON4Py's dummy fields), made on
+  /// the first call that needs them.
+  icondiff::DiffusionDiagnosticState<icondiff::capi::M> own_diagnostics;
+  /// Savepoint capture: the call to capture (0: none), where, and the grid's source.
+  int capture_call = 0;
+  std::string capture_directory;
+  std::string grid_source;
+  bool released = false;
+  /// Set while a thread is inside a call on this granule (capi::BusyGuard): a second thread's
+  /// call is refused with ICONDIFF_BUSY instead of racing on the granule and its arrays.
+  mutable std::atomic<bool> busy{false};
+  icondiff::Grid local_grid;  ///< for savepoints of a rank's part (decomposed grids only)
+  icondiff::FieldSizes whole_sizes;
+#if ICONDIFF_HAVE_MPI
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::shared_ptr<icondiff::MpiHaloExchange<icondiff::capi::Space>> exchange;
+#endif
+};
+
+namespace icondiff::capi {
+
+// ---- icon_handles.cpp: checks every entry point makes, savepoint capture -----------------------
+
+/// Refuses pointers the granule's memory space cannot read: device pointers into a host build,
+/// host pointers into a device build (no unified memory is assumed).
+void check_memory(const char* function, bool on_gpu);
+
+/// Refuses a handle whose Views icondiff_finalize released.
+void check_alive(const icondiff_icon_grid* grid, const char* function);
+void check_alive(const icondiff_diffusion* d, const char* function);
+
+/// The folder a capture will write to: an existing, writable directory now, not a failure (status
+/// 99) at the captured call.
+void check_capture_directory(const char* directory, int call);
+
+/// Writes the savepoint of a captured call: kind Init before the run (init is null), Exit after
+/// it (init is the Init savepoint of the same call); *out receives what was written.
+void capture(const icondiff_diffusion& d, SavepointKind kind, const DiffusionSavepoint* init,
+             const DiffusionDiagnosticState<M>& diagnostic,
+             const DiffusionPrognosticState<M>& prognostic, double dtime, bool linit,
+             DiffusionSavepoint* out);
+
+// ---- icon_grid.cpp: grid_init on this rank ----------------------------------------------------
+
+/// The owner rank of every point per location on a decomposed grid (empty vectors on one rank).
+using Owners = std::array<std::vector<int>, 3>;
+
+/// grid_init on this rank: `owners` empty on one rank, else every point's owner (from the
+/// directory of owners_from_masks).
+icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int ranks,
+                                const Owners& owners);
+
+// ---- icon_ranks.cpp: ICON's communicator --------------------------------------------------------
+
+/// The number of ranks of ICON's communicator (1 without MPI or before MPI_Init).
+int communicator_size(int comm_id, int* rank);
+
+/// grid_init on one rank, or collectively on every rank of ICON's communicator.
+icondiff_icon_grid* create_grid_on_ranks(const icondiff_icon_grid_args& a);
+
+/// diffusion_init on one rank, or collectively with the MPI halo exchange of the grid's ranks.
+icondiff_diffusion* create_diffusion_on_ranks(const icondiff_icon_grid& grid,
+                                              const icondiff_diffusion_args& a);
+
+/// The run arguments' checks (check_run_arguments), agreed over the ranks of a decomposed grid.
+void check_run_arguments_on_every_rank(const icondiff_diffusion& d, const icondiff_run_args& a);
+
+// ---- icon_static_fields.cpp: value checks and conversions of the static inputs -----------------
+
+/// A Fortran array as ExternalArray for wrap_external_state (leading dimension = SIZE(x, 1)).
+template <class T>
+ExternalArray external(const icondiff_array& a) {
+  return {a.data, static_cast<std::size_t>(a.size[0]), sizeof(T)};
+}
+
+/// Owned copies in M of the fields of State from the caller's arrays (host or device memory).
+template <template <class> class State>
+State<M> copy_from_caller(const std::map<std::string, ExternalArray>& arrays,
+                          const FieldSizes& sizes, const std::string& what, bool on_gpu,
+                          bool zdiffusion = false) {
+  if (on_gpu)
+    return copy_state<M>(wrap_external_state<State, M>(arrays, sizes, what, zdiffusion),
+                         "icondiff::capi::");
+  return copy_state<M>(
+      wrap_external_state<State, Kokkos::HostSpace>(arrays, sizes, what, zdiffusion),
+      "icondiff::capi::");
+}
+
+/// An owned copy in M of the caller's (points[, slots]) array with leading dimension SIZE(x, 1).
+template <class T, int Rank>
+FieldView<T, Rank, M> copy_field(const icondiff_array& a, const char* name,
+                                 const std::vector<std::size_t>& extents, bool on_gpu) {
+  const std::string label = std::string("icondiff::capi::") + name;
+  const auto ld = static_cast<std::size_t>(a.size[0]);
+  auto* data = static_cast<T*>(a.data);
+  if (on_gpu) return copy_view<M>(label, wrap_external<T, Rank, M>(name, data, extents, ld));
+  return copy_view<M>(label, wrap_external<T, Rank, Kokkos::HostSpace>(name, data, extents, ld));
+}
+
+/// The static geometry grid_init copies: finite, lengths and areas > 0, orientations +-1.
+/// `tables` holds grid_init's connectivity tables as passed (host copies, by name).
+void check_grid_values(const icondiff_icon_grid_args& a,
+                       const std::map<std::string, std::vector<int>>& tables, long nc, long ne,
+                       bool dev);
+
+/// A connectivity problem of grid_from_icon_arrays in ICON's 1-based numbering.
+std::string icon_numbering(const GridConsistencyError& e);
+
+/// Global indices: >= 1 and each point's own (a duplicate names both 1-based positions).
+void check_global_indices(const icondiff_array& glb, const char* name, long n);
+
+/// The static fields diffusion_init copies: finite (nudgecoeff_e also >= 0).
+void check_diffusion_values(const icondiff_diffusion_args& a, long nc, long ne, long nv, bool dev);
+
+/// The Smagorinsky profile's heights in the order its formula needs (ConfigError otherwise).
+void check_smagorinsky_heights(const icondiff_diffusion_args& a);
+
+/// diffusion_init's options as a validated DiffusionConfig.
+DiffusionConfig config_from(const icondiff_diffusion_args& a);
+
+/// rbf_vec_coeff_v (6, 2, nproma) as ICON holds it -> rbf_coeff_1/2 (vertices, 6).
+void convert_rbf(const icondiff_diffusion_args& a, index_t nv, bool dev,
+                 DiffusionInterpolationState<M>& out);
+
+/// ICON's zd_* point lists -> the dense per-(cell, level) fields.
+void convert_zd_lists(const icondiff_diffusion_args& a, index_t nc, int nlev, bool dev,
+                      DiffusionMetricState<M>& out);
+
+// ---- icon_diffusion.cpp: the diffusion granule on this rank -------------------------------------
+
+/// diffusion_init on this rank; `exchange` is the halo exchange of a decomposed grid (nullptr on
+/// one rank).
+icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
+                                     const icondiff_diffusion_args& a,
+                                     std::shared_ptr<HaloExchange<Space>> exchange);
+
+/// The run arguments' checks; the only part of a run that can fail on one rank alone.
+void check_run_arguments(const icondiff_diffusion& d, const icondiff_run_args& a);
+
+/// diffusion_run: the caller's arrays updated in place, complete when it returns.
+void run(icondiff_diffusion& d, const icondiff_run_args& a);
+
+/// The halo exchange of the caller's prognostic fields (nothing on one rank).
+void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a);
+
+}  // namespace icondiff::capi
