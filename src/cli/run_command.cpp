@@ -344,7 +344,7 @@ CLI::Validator non_empty(const char* expected) {
 void apply_model_defaults(const CLI::App& app, RunOptions& o) {
   const auto unset = [&](const char* name) { return app.get_option(name)->count() == 0; };
   if (o.model == RunModel::dynamics) {
-    if (unset("--steps")) o.steps = 24;
+    if (unset("--steps")) o.steps = 96;
     if (unset("--vn-noise")) o.vn_noise = 0.0;
     if (unset("--w-noise")) o.w_noise = 0.0;
     // ICON4Py's VerticalGridConfig defaults with _jabw_vertical_config's num_levels and damping
@@ -381,7 +381,7 @@ Command add_run_options(CLI::App& app, bool checks_only) {
           CLI::ignore_case))
       ->default_str("dynamics");
   app.add_option("--steps", o->steps,
-                 "time steps (dynamics: default 24, each of ndyn_substeps substeps; diffusion: "
+                 "time steps (dynamics: default 96, each of ndyn_substeps substeps; diffusion: "
                  "calls, default 10)");
   app.add_option("--dtime", o->dtime, "the advective time step (s)")->capture_default_str();
   app.add_option("--strategy", o->strategy, "fused or unfused")
