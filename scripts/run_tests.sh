@@ -39,7 +39,7 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     test_solve_nonhydro_reference
   # Every test the pattern below selects must be in the list above (else ctest reports it Not Run).
   timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" \
-    -R 'diffusion|dycore|static_fields|cli_run|velocity_advection|solve_nonhydro'
+    -R 'diffusion|dycore|static_fields|cli_run|cli_dynamics|velocity_advection|solve_nonhydro'
 fi
 
 if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then

@@ -41,9 +41,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <type_traits>
+#include <vector>
 
 namespace icondiff::cli {
 
@@ -164,6 +167,11 @@ std::map<std::string, std::string> checkpoint_identity(
       st.thslp_zdiffu, st.thhgtd_zdiffu, m.exner_expol, m.vwind_offctr, m.rayleigh_type,
       m.rayleigh_coeff, m.divdamp_type, m.divdamp_trans_start, m.divdamp_trans_end,
       st.htop_moist_proc);
+  // The fields' memory order and precision: a checkpoint holds them as they are in memory.
+  id["build"] = fmt::format(
+      "layout {}, vp {} bytes",
+      std::is_same_v<FieldLayout, Kokkos::LayoutLeft> ? "point-fastest" : "level-fastest",
+      sizeof(vp));
   id["dtime"] = fmt::format("{:.17g}", o.dtime);
   id["divdamp_fac_o2"] = fmt::format("{:.17g}", o.divdamp_fac_o2);
   for (const auto& [name, value] : icon_namelist_values(diffusion_config)) id[name] = value;
@@ -388,7 +396,22 @@ int run_dynamics(const RunOptions& o) {
                                 whole->prognostic.theta_v, whole_ddqz, whole_pres_sfc);
       Kokkos::fence();
       UgridOutputFields f;
-      const auto ref = [](const auto& view) { return HostFieldRef(view.data(), view.size()); };
+      // Double fields in the point-fastest layout are referred to in place; vp fields of a
+      // mixed-precision build (the diffusion's diagnostics) and the fields of a level-fastest
+      // build are copied into the file's order, kept until the write.
+      std::deque<std::vector<double>> widened;
+      const auto ref = [&widened](const auto& view) {
+        using V = std::decay_t<decltype(view)>;
+        using T = typename V::non_const_value_type;
+        if constexpr (std::is_same_v<T, double> &&
+                      (V::rank == 1 ||
+                       std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>)) {
+          return HostFieldRef(view.data(), view.size());
+        } else {
+          widened.push_back(host_field_copy(view));
+          return HostFieldRef(widened.back());
+        }
+      };
       f.vn = ref(whole->prognostic.vn);
       f.w = ref(whole->prognostic.w);
       f.theta_v = ref(whole->prognostic.theta_v);
