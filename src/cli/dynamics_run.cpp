@@ -69,34 +69,6 @@ View2D<wp, MemorySpace> local_cell_field(const std::string& label, const HostTab
   return copy_to_view<wp, MemorySpace>(label, mine);
 }
 
-/// The whole grid's state for the output, on the root rank: the prognostic fields and the
-/// diffusion's diagnostics (gathered from every rank when decomposed; nullopt elsewhere).
-struct WholeOutput {
-  SolveNhPrognosticState<H> prognostic;
-  DiffusionDiagnosticState<H> diffusion;
-};
-std::optional<WholeOutput> whole_output([[maybe_unused]] const Ranks& ranks,
-                                        [[maybe_unused]] const std::vector<RankPoints>& points,
-                                        const SolveNhPrognosticState<M>& prognostic,
-                                        const DiffusionDiagnosticState<M>& diffusion) {
-  const std::string scope = "icondiff::driver::output::";
-  if (!ranks.decomposed())
-    return WholeOutput{copy_state<H>(prognostic, scope), copy_state<H>(diffusion, scope)};
-#if ICONDIFF_HAVE_MPI
-  // gather_to_root reads host Views: device states are copied once, host states used as they are.
-  const auto on_host = [&](const auto& state) {
-    if constexpr (std::is_same_v<M, H>)
-      return state;
-    else
-      return copy_state<H>(state, scope);
-  };
-  auto p = gather_to_root(ranks.comm(), on_host(prognostic), points, 0, scope);
-  auto d = gather_to_root(ranks.comm(), on_host(diffusion), points, 0, scope);
-  if (ranks.root()) return WholeOutput{std::move(*p), std::move(*d)};
-#endif
-  return std::nullopt;
-}
-
 /// Host copies of every state (for a checkpoint).
 DynamicsStates<H> host_copy(const DynamicsStates<M>& s) {
   const std::string scope = "icondiff::driver::checkpoint::";
@@ -388,12 +360,12 @@ int run_dynamics(const RunOptions& o) {
   View2D<wp, H> whole_ddqz;
   View1D<wp, H> whole_pres_sfc;
   const auto write_output = [&](double time) {
-    const std::optional<WholeOutput> whole =
-        whole_output(ranks, all_points, states.current, states.diffusion);
+    const auto prognostic = whole_state_on_root(ranks, all_points, states.current);
+    const auto diffusion_diagnostics = whole_state_on_root(ranks, all_points, states.diffusion);
     ranks.collectively([&] {
-      if (!whole || !writer) return;
-      diagnose_surface_pressure(Kokkos::DefaultHostExecutionSpace(), whole->prognostic.exner,
-                                whole->prognostic.theta_v, whole_ddqz, whole_pres_sfc);
+      if (!prognostic || !writer) return;
+      diagnose_surface_pressure(Kokkos::DefaultHostExecutionSpace(), prognostic->exner,
+                                prognostic->theta_v, whole_ddqz, whole_pres_sfc);
       Kokkos::fence();
       UgridOutputFields f;
       // Double fields in the point-fastest layout are referred to in place; vp fields of a
@@ -412,18 +384,18 @@ int run_dynamics(const RunOptions& o) {
           return HostFieldRef(widened.back());
         }
       };
-      f.vn = ref(whole->prognostic.vn);
-      f.w = ref(whole->prognostic.w);
-      f.theta_v = ref(whole->prognostic.theta_v);
-      f.exner = ref(whole->prognostic.exner);
-      f.rho = ref(whole->prognostic.rho);
+      f.vn = ref(prognostic->vn);
+      f.w = ref(prognostic->w);
+      f.theta_v = ref(prognostic->theta_v);
+      f.exner = ref(prognostic->exner);
+      f.rho = ref(prognostic->rho);
       f.pres_sfc = ref(whole_pres_sfc);
       // The diffusion's diagnostics exist after its first call.
       if (loop->steps_done() > 0) {
-        f.hdef_ic = ref(whole->diffusion.hdef_ic);
-        f.div_ic = ref(whole->diffusion.div_ic);
-        f.dwdx = ref(whole->diffusion.dwdx);
-        f.dwdy = ref(whole->diffusion.dwdy);
+        f.hdef_ic = ref(diffusion_diagnostics->hdef_ic);
+        f.div_ic = ref(diffusion_diagnostics->div_ic);
+        f.dwdx = ref(diffusion_diagnostics->dwdx);
+        f.dwdy = ref(diffusion_diagnostics->dwdy);
       }
       writer->write_step(time, f);
     });

@@ -50,36 +50,6 @@ namespace {
 using Space = RunSpace;
 using M = RunMemory;
 
-/// Collective (several ranks): the whole grid's prognostic and diagnostic state on the root
-/// (nullopt elsewhere).
-struct WholeState {
-  DiffusionPrognosticState<Kokkos::HostSpace> prognostic;
-  DiffusionDiagnosticState<Kokkos::HostSpace> diagnostic;
-};
-std::optional<WholeState> gather_state([[maybe_unused]] const Ranks& ranks,
-                                       [[maybe_unused]] const std::vector<RankPoints>& points,
-                                       const DiffusionPrognosticState<M>& prognostic,
-                                       const DiffusionDiagnosticState<M>& diagnostic) {
-#if ICONDIFF_HAVE_MPI
-  using H = Kokkos::HostSpace;
-  const std::string scope = "icondiff::driver::output::";
-  // gather_to_root reads host Views: device states are copied once, host states used as they are.
-  const auto on_host = [&](const auto& state) {
-    if constexpr (std::is_same_v<M, H>)
-      return state;
-    else
-      return copy_state<H>(state, scope);
-  };
-  auto p = gather_to_root(ranks.comm(), on_host(prognostic), points, 0, scope);
-  auto d = gather_to_root(ranks.comm(), on_host(diagnostic), points, 0, scope);
-  if (ranks.root()) return WholeState{std::move(*p), std::move(*d)};
-#else
-  (void)prognostic;
-  (void)diagnostic;
-#endif
-  return std::nullopt;
-}
-
 }  // namespace
 
 int run_diffusion(const RunOptions& o) {
@@ -201,9 +171,10 @@ int run_diffusion(const RunOptions& o) {
   const auto write_output = [&](double time) {
     // One rank writes its own states as they are (no copy); several gather to rank 0 first.
     if (!ranks.decomposed()) return writer->write_step(time, prognostic, &diagnostic);
-    const std::optional<WholeState> whole = gather_state(ranks, all_points, prognostic, diagnostic);
+    const auto p = whole_state_on_root(ranks, all_points, prognostic);
+    const auto d = whole_state_on_root(ranks, all_points, diagnostic);
     ranks.collectively([&] {
-      if (whole) writer->write_step(time, whole->prognostic, &whole->diagnostic);
+      if (p) writer->write_step(time, *p, &*d);
     });
   };
   if (!o.output.empty()) {

@@ -11,6 +11,7 @@
 
 #include <icondiff/comm/local_fields.hpp>
 #include <icondiff/core/config_table.hpp>
+#include <icondiff/core/state_ops.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
@@ -33,6 +34,7 @@
 #include <string>
 
 #if ICONDIFF_HAVE_MPI
+#include <icondiff/comm/mpi_gather.hpp>
 #include <icondiff/comm/mpi_halo_exchange.hpp>
 #endif
 
@@ -225,6 +227,26 @@ void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
 /// `output` when the two differ (a name too long for the temporary suffix).
 void close_output(const Ranks& ranks, UgridWriter* writer, const std::string& writer_path,
                   const std::string& output);
+
+/// Collective: the whole grid's `state` on the root as host Views (nullopt elsewhere): gathered
+/// from every rank when decomposed (gather_to_root reads host Views, so a device state is copied
+/// once, a host state used as it is), a host copy on one rank.
+template <template <class> class State>
+std::optional<State<Kokkos::HostSpace>> whole_state_on_root(
+    [[maybe_unused]] const Ranks& ranks, [[maybe_unused]] const std::vector<RankPoints>& points,
+    const State<RunMemory>& state) {
+  using H = Kokkos::HostSpace;
+  const std::string scope = "icondiff::driver::output::";
+  if (!ranks.decomposed()) return copy_state<H>(state, scope);
+#if ICONDIFF_HAVE_MPI
+  if constexpr (std::is_same_v<RunMemory, H>)
+    return gather_to_root(ranks.comm(), state, points, 0, scope);
+  else
+    return gather_to_root(ranks.comm(), copy_state<H>(state, scope), points, 0, scope);
+#else
+  return std::nullopt;
+#endif
+}
 
 int run_diffusion(const RunOptions& o);
 int run_dynamics(const RunOptions& o);
