@@ -2,11 +2,12 @@
 !>
 !> * Kokkos lifetime: icondiff_initialize / icondiff_finalize (idempotent, independent of MPI).
 !> * Grid files: icondiff_grid_read and its sizes and zones as 1-based inclusive ranges.
-!> * The diffusion granule on ICON's arrays with explicit handles (several granules, e.g. one per
-!>   domain): fill the argument types (the same names and meanings as ICON4Py's grid_init,
-!>   diffusion_init, diffusion_run) with icondiff_array(x), then icondiff_icon_grid_create,
-!>   icondiff_diffusion_create, icondiff_diffusion_run. Build the run arguments once and reuse
-!>   them every step while the arrays stay where they are.
+!> * The diffusion and solve_nh granules on ICON's arrays with explicit handles (several
+!>   granules, e.g. one per domain): fill the argument types (the same names and meanings as
+!>   ICON4Py's grid_init, diffusion_init, diffusion_run, solve_nh_init, solve_nh_run) with
+!>   icondiff_array(x), then icondiff_icon_grid_create, icondiff_diffusion_create /
+!>   icondiff_solve_nh_create, icondiff_diffusion_run / icondiff_solve_nh_run. Build the run
+!>   arguments once and reuse them every step while the arrays stay where they are.
 !>
 !> Every function returns an integer status (ICONDIFF_OK = 0); icondiff_last_error() explains a
 !> failure. Nothing here stops the host model. Arrays given to icondiff_array must be TARGET (or
@@ -43,6 +44,11 @@ module icondiff
     type(c_ptr) :: handle = c_null_ptr
   end type icondiff_icon_grid_t
 
+  !> A solve_nh granule (icondiff_solve_nh_create; release with icondiff_solve_nh_free).
+  type, public :: icondiff_solve_nh_t
+    type(c_ptr) :: handle = c_null_ptr
+  end type icondiff_solve_nh_t
+
   !> A diffusion granule (icondiff_diffusion_create; release with icondiff_diffusion_free).
   type, public :: icondiff_diffusion_t
     type(c_ptr) :: handle = c_null_ptr
@@ -55,130 +61,15 @@ module icondiff
     integer(c_int) :: size(3) = 0
   end type icondiff_array_t
 
-  !> ICON4Py grid_init's arguments (icondiff_icon_grid_args in icondiff_c.h).
-  type, bind(c), public :: icondiff_icon_grid_args_t
-    type(icondiff_array_t) :: cell_starts
-    type(icondiff_array_t) :: cell_ends
-    type(icondiff_array_t) :: vertex_starts
-    type(icondiff_array_t) :: vertex_ends
-    type(icondiff_array_t) :: edge_starts
-    type(icondiff_array_t) :: edge_ends
-    type(icondiff_array_t) :: c2e
-    type(icondiff_array_t) :: e2c
-    type(icondiff_array_t) :: c2e2c
-    type(icondiff_array_t) :: e2c2e
-    type(icondiff_array_t) :: e2v
-    type(icondiff_array_t) :: v2e
-    type(icondiff_array_t) :: v2c
-    type(icondiff_array_t) :: e2c2v
-    type(icondiff_array_t) :: c2v
-    type(icondiff_array_t) :: c_owner_mask
-    type(icondiff_array_t) :: e_owner_mask
-    type(icondiff_array_t) :: v_owner_mask
-    type(icondiff_array_t) :: c_glb_index
-    type(icondiff_array_t) :: e_glb_index
-    type(icondiff_array_t) :: v_glb_index
-    type(icondiff_array_t) :: tangent_orientation
-    type(icondiff_array_t) :: inverse_primal_edge_lengths
-    type(icondiff_array_t) :: inv_dual_edge_length
-    type(icondiff_array_t) :: inv_vert_vert_length
-    type(icondiff_array_t) :: edge_areas
-    type(icondiff_array_t) :: f_e
-    type(icondiff_array_t) :: cell_center_lat
-    type(icondiff_array_t) :: cell_center_lon
-    type(icondiff_array_t) :: cell_areas
-    type(icondiff_array_t) :: primal_normal_vert_x
-    type(icondiff_array_t) :: primal_normal_vert_y
-    type(icondiff_array_t) :: dual_normal_vert_x
-    type(icondiff_array_t) :: dual_normal_vert_y
-    type(icondiff_array_t) :: primal_normal_cell_x
-    type(icondiff_array_t) :: primal_normal_cell_y
-    type(icondiff_array_t) :: dual_normal_cell_x
-    type(icondiff_array_t) :: dual_normal_cell_y
-    type(icondiff_array_t) :: edge_center_lat
-    type(icondiff_array_t) :: edge_center_lon
-    type(icondiff_array_t) :: primal_normal_x
-    type(icondiff_array_t) :: primal_normal_y
-    type(icondiff_array_t) :: vct_a
-    real(c_double) :: lowest_layer_thickness = 0.0_c_double
-    real(c_double) :: model_top_height = 0.0_c_double
-    real(c_double) :: stretch_factor = 0.0_c_double
-    real(c_double) :: flat_height = 0.0_c_double
-    real(c_double) :: rayleigh_damping_height = 0.0_c_double
-    real(c_double) :: mean_cell_area = 0.0_c_double
-    integer(c_int) :: comm_id = 0
-    integer(c_int) :: num_vertices = 0
-    integer(c_int) :: num_cells = 0
-    integer(c_int) :: num_edges = 0
-    integer(c_int) :: vertical_size = 0
-    logical(c_bool) :: limited_area = .false.
-    integer(c_int) :: backend = 0
-    logical(c_bool) :: on_gpu = .false.
-  end type icondiff_icon_grid_args_t
-
-  !> ICON4Py diffusion_init's arguments (icondiff_diffusion_args).
-  type, bind(c), public :: icondiff_diffusion_args_t
-    type(icondiff_array_t) :: theta_ref_mc
-    type(icondiff_array_t) :: wgtfac_c
-    type(icondiff_array_t) :: e_bln_c_s
-    type(icondiff_array_t) :: geofac_div
-    type(icondiff_array_t) :: geofac_grg_x
-    type(icondiff_array_t) :: geofac_grg_y
-    type(icondiff_array_t) :: geofac_n2s
-    type(icondiff_array_t) :: nudgecoeff_e
-    type(icondiff_array_t) :: rbf_vec_coeff_v
-    type(icondiff_array_t) :: zd_cellidx
-    type(icondiff_array_t) :: zd_vertidx
-    type(icondiff_array_t) :: zd_intcoef
-    type(icondiff_array_t) :: zd_diffcoef
-    integer(c_int) :: ndyn_substeps = 0
-    integer(c_int) :: diffusion_type = 0
-    logical(c_bool) :: hdiff_w = .false.
-    logical(c_bool) :: hdiff_vn = .false.
-    logical(c_bool) :: hdiff_smag_w = .false.
-    logical(c_bool) :: zdiffu_t = .false.
-    integer(c_int) :: type_t_diffu = 0
-    integer(c_int) :: type_vn_diffu = 0
-    real(c_double) :: hdiff_efdt_ratio = 0.0_c_double
-    real(c_double) :: hdiff_w_efdt_ratio = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_factor = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_factor2 = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_factor3 = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_factor4 = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_height = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_height2 = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_height3 = 0.0_c_double
-    real(c_double) :: smagorinski_scaling_height4 = 0.0_c_double
-    logical(c_bool) :: hdiff_temp = .false.
-    real(c_double) :: denom_diffu_v = 0.0_c_double
-    real(c_double) :: nudge_max_coeff = 0.0_c_double
-    integer(c_int) :: itype_sher = 0
-    integer(c_int) :: iforcing = 0
-    real(c_double) :: a_hshr = 0.0_c_double
-    logical(c_bool) :: loutshs = .false.
-    integer(c_int) :: backend = 0
-    logical(c_bool) :: on_gpu = .false.
-  end type icondiff_diffusion_args_t
-
-  !> ICON4Py diffusion_run's arguments (icondiff_run_args).
-  type, bind(c), public :: icondiff_run_args_t
-    type(icondiff_array_t) :: w
-    type(icondiff_array_t) :: vn
-    type(icondiff_array_t) :: exner
-    type(icondiff_array_t) :: theta_v
-    type(icondiff_array_t) :: rho
-    type(icondiff_array_t) :: hdef_ic
-    type(icondiff_array_t) :: div_ic
-    type(icondiff_array_t) :: dwdx
-    type(icondiff_array_t) :: dwdy
-    real(c_double) :: dtime = 0.0_c_double
-    logical(c_bool) :: linit = .false.
-    logical(c_bool) :: on_gpu = .false.
-  end type icondiff_run_args_t
+  ! The argument types of ICON4Py's functions (icondiff_icon_grid_args_t, icondiff_diffusion_args_t,
+  ! icondiff_run_args_t, icondiff_solve_nh_args_t, icondiff_solve_nh_run_args_t), generated from
+  ! the bindings' argument table (fortran_bindings/icon4py_bindings.table).
+  include 'icondiff_argument_types.inc'
   !> icondiff_array(x): the icondiff_array_t of an integer(c_int), real(c_double) or
   !> logical(c_bool) array of rank 1 to 3.
   interface icondiff_array
-    module procedure array_int1, array_int2, array_double1, array_double2, array_double3, &
+    module procedure array_int1, array_int2, array_int3, array_double1, array_double2, &
+                     array_double3, &
                      array_bool1
   end interface icondiff_array
 
@@ -189,6 +80,8 @@ module icondiff
   public :: icondiff_diffusion_create, icondiff_diffusion_free, icondiff_diffusion_run
   public :: icondiff_diffusion_capture_savepoints, icondiff_diffusion_calls
   public :: icondiff_diffusion_exchange_halos
+  public :: icondiff_solve_nh_create, icondiff_solve_nh_free, icondiff_solve_nh_run
+  public :: icondiff_solve_nh_calls
   public :: icondiff_check_argument_types
 
   interface
@@ -297,6 +190,41 @@ module icondiff
       integer(c_int) :: status
     end function c_capture
 
+    function c_solve_nh_create(grid, args, granule) bind(c, name="icondiff_solve_nh_create") &
+        result(status)
+      import :: c_ptr, c_int, icondiff_solve_nh_args_t
+      type(c_ptr), value :: grid
+      type(icondiff_solve_nh_args_t), intent(in) :: args
+      type(c_ptr), intent(out) :: granule
+      integer(c_int) :: status
+    end function c_solve_nh_create
+
+    subroutine c_solve_nh_free(granule) bind(c, name="icondiff_solve_nh_free")
+      import :: c_ptr
+      type(c_ptr), value :: granule
+    end subroutine c_solve_nh_free
+
+    function c_solve_nh_run(granule, args) bind(c, name="icondiff_solve_nh_run") result(status)
+      import :: c_ptr, c_int, icondiff_solve_nh_run_args_t
+      type(c_ptr), value :: granule
+      type(icondiff_solve_nh_run_args_t), intent(in) :: args
+      integer(c_int) :: status
+    end function c_solve_nh_run
+
+    function c_solve_nh_calls(granule, calls) bind(c, name="icondiff_solve_nh_calls") &
+        result(status)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: granule
+      integer(c_int), intent(out) :: calls
+      integer(c_int) :: status
+    end function c_solve_nh_calls
+
+    subroutine c_solve_nh_args_sizes(init_args, run_args) &
+        bind(c, name="icondiff_solve_nh_args_sizes")
+      import :: c_int
+      integer(c_int), intent(out) :: init_args, run_args
+    end subroutine c_solve_nh_args_sizes
+
     function c_calls(granule, calls) bind(c, name="icondiff_diffusion_calls") result(status)
       import :: c_ptr, c_int
       type(c_ptr), value :: granule
@@ -361,15 +289,19 @@ contains
   !> ICONDIFF_OK when this module's argument types have the sizes of the C structs (a check for
   !> builds that mix compilers).
   integer function icondiff_check_argument_types() result(status)
-    integer(c_int) :: array, grid_args, diffusion_args, run_args
+    integer(c_int) :: array, grid_args, diffusion_args, run_args, solve_nh_args, solve_nh_run_args
     type(icondiff_array_t) :: a
     type(icondiff_icon_grid_args_t) :: g
     type(icondiff_diffusion_args_t) :: d
     type(icondiff_run_args_t) :: r
+    type(icondiff_solve_nh_args_t) :: s
+    type(icondiff_solve_nh_run_args_t) :: sr
     call c_args_sizes(array, grid_args, diffusion_args, run_args)
+    call c_solve_nh_args_sizes(solve_nh_args, solve_nh_run_args)
     status = ICONDIFF_OK
     if (c_sizeof(a) /= array .or. c_sizeof(g) /= grid_args .or. c_sizeof(d) /= diffusion_args &
-        .or. c_sizeof(r) /= run_args) status = ICONDIFF_INTERNAL_ERROR
+        .or. c_sizeof(r) /= run_args .or. c_sizeof(s) /= solve_nh_args &
+        .or. c_sizeof(sr) /= solve_nh_run_args) status = ICONDIFF_INTERNAL_ERROR
   end function icondiff_check_argument_types
 
   ! ---- Grid files ------------------------------------------------------------------------------
@@ -469,6 +401,36 @@ contains
   end function icondiff_diffusion_capture_savepoints
 
   !> The number of successful runs of `granule`.
+  !> ICON4Py's solve_nh_init on `grid` (copies what it needs; shares the static fields a
+  !> diffusion granule of the same grid holds with the same values).
+  integer function icondiff_solve_nh_create(grid, args, granule) result(status)
+    type(icondiff_icon_grid_t), intent(in) :: grid
+    type(icondiff_solve_nh_args_t), intent(in) :: args
+    type(icondiff_solve_nh_t), intent(inout) :: granule
+    status = int(c_solve_nh_create(grid%handle, args, granule%handle))
+  end function icondiff_solve_nh_create
+
+  subroutine icondiff_solve_nh_free(granule)
+    type(icondiff_solve_nh_t), intent(inout) :: granule
+    if (c_associated(granule%handle)) call c_solve_nh_free(granule%handle)
+    granule%handle = c_null_ptr
+  end subroutine icondiff_solve_nh_free
+
+  !> ICON4Py's solve_nh_run: one dynamics substep in place on the arrays named by `args`.
+  integer function icondiff_solve_nh_run(granule, args) result(status)
+    type(icondiff_solve_nh_t), intent(in) :: granule
+    type(icondiff_solve_nh_run_args_t), intent(in) :: args
+    status = int(c_solve_nh_run(granule%handle, args))
+  end function icondiff_solve_nh_run
+
+  integer function icondiff_solve_nh_calls(granule, calls) result(status)
+    type(icondiff_solve_nh_t), intent(in) :: granule
+    integer, intent(out) :: calls
+    integer(c_int) :: n
+    status = int(c_solve_nh_calls(granule%handle, n))
+    calls = int(n)
+  end function icondiff_solve_nh_calls
+
   integer function icondiff_diffusion_calls(granule, calls) result(status)
     type(icondiff_diffusion_t), intent(in) :: granule
     integer, intent(out) :: calls
@@ -545,6 +507,16 @@ contains
     end if
     a = make_array(c_loc(x(1, 1)), c_loc(x(size(x, 1), size(x, 2))), shape(x), 8)
   end function array_double2
+
+  function array_int3(x) result(a)
+    integer(c_int), target, intent(in) :: x(:, :, :)
+    type(icondiff_array_t) :: a
+    if (size(x) == 0) then
+      a%size = 0
+      return
+    end if
+    a = make_array(c_loc(x(1, 1, 1)), c_loc(x(size(x, 1), size(x, 2), size(x, 3))), shape(x), 4)
+  end function array_int3
 
   function array_double3(x) result(a)
     real(c_double), target, intent(in) :: x(:, :, :)

@@ -6,10 +6,12 @@
  * extents, column-major); booleans are unsigned char (non-zero is true); on_gpu (last) says that
  * the arrays ICON4Py marks MAYBE_DEVICE are device pointers. Optional arrays (zd_* in
  * diffusion_init, hdef_ic, div_ic, dwdx, dwdy in diffusion_run) may be NULL; their sizes are then
- * ignored. Return code as ICON4Py's: 1 success, 2 failure (the message is printed to stderr and
- * kept for icondiff_last_error()). The state is global, as in ICON4Py: one grid and one granule
- * (icondiff_c.h has the handle-based API for several). solve_nh_init/solve_nh_run (the dycore)
- * are not provided. */
+ * ignored; so may pg_edgeidx, pg_vertidx, pg_exdist (together) in solve_nh_init and vn_incr,
+ * rho_incr, exner_incr in solve_nh_run. max_vcfl_size1_array of solve_nh_run is a one-element
+ * host array (in: the running maximum, out: raised by the substep). Return code as ICON4Py's:
+ * 1 success, 2 failure (the message is printed to stderr and kept for icondiff_last_error()).
+ * The state is global, as in ICON4Py: one grid, one diffusion granule and one solve_nh granule
+ * (icondiff_c.h has the handle-based API for several). */
 #ifndef ICONDIFF_ICON4PY_BINDINGS_H
 #define ICONDIFF_ICON4PY_BINDINGS_H
 
@@ -80,6 +82,83 @@ int diffusion_run_wrapper(double* w, int w_size_0, int w_size_1, double* vn, int
                           double* dwdx, int dwdx_size_0, int dwdx_size_1, double* dwdy,
                           int dwdy_size_0, int dwdy_size_1, double dtime, unsigned char linit,
                           unsigned char on_gpu);
+
+int solve_nh_init_wrapper(
+    double* c_lin_e, int c_lin_e_size_0, int c_lin_e_size_1, double* c_intp, int c_intp_size_0,
+    int c_intp_size_1, double* e_flx_avg, int e_flx_avg_size_0, int e_flx_avg_size_1,
+    double* geofac_grdiv, int geofac_grdiv_size_0, int geofac_grdiv_size_1, double* geofac_rot,
+    int geofac_rot_size_0, int geofac_rot_size_1, double* pos_on_tplane_e_1,
+    int pos_on_tplane_e_1_size_0, int pos_on_tplane_e_1_size_1, double* pos_on_tplane_e_2,
+    int pos_on_tplane_e_2_size_0, int pos_on_tplane_e_2_size_1, double* rbf_vec_coeff_e,
+    int rbf_vec_coeff_e_size_0, int rbf_vec_coeff_e_size_1, double* e_bln_c_s, int e_bln_c_s_size_0,
+    int e_bln_c_s_size_1, double* rbf_vec_coeff_v, int rbf_vec_coeff_v_size_0,
+    int rbf_vec_coeff_v_size_1, int rbf_vec_coeff_v_size_2, double* geofac_div,
+    int geofac_div_size_0, int geofac_div_size_1, double* geofac_n2s, int geofac_n2s_size_0,
+    int geofac_n2s_size_1, double* geofac_grg_x, int geofac_grg_x_size_0, int geofac_grg_x_size_1,
+    double* geofac_grg_y, int geofac_grg_y_size_0, int geofac_grg_y_size_1, double* nudgecoeff_e,
+    int nudgecoeff_e_size_0, unsigned char* mask_prog_halo_c, int mask_prog_halo_c_size_0,
+    double* rayleigh_w, int rayleigh_w_size_0, double* exner_exfac, int exner_exfac_size_0,
+    int exner_exfac_size_1, double* exner_ref_mc, int exner_ref_mc_size_0, int exner_ref_mc_size_1,
+    double* wgtfac_c, int wgtfac_c_size_0, int wgtfac_c_size_1, double* wgtfacq_c,
+    int wgtfacq_c_size_0, int wgtfacq_c_size_1, double* inv_ddqz_z_full, int inv_ddqz_z_full_size_0,
+    int inv_ddqz_z_full_size_1, double* rho_ref_mc, int rho_ref_mc_size_0, int rho_ref_mc_size_1,
+    double* theta_ref_mc, int theta_ref_mc_size_0, int theta_ref_mc_size_1, double* vwind_expl_wgt,
+    int vwind_expl_wgt_size_0, double* d_exner_dz_ref_ic, int d_exner_dz_ref_ic_size_0,
+    int d_exner_dz_ref_ic_size_1, double* ddqz_z_half, int ddqz_z_half_size_0,
+    int ddqz_z_half_size_1, double* theta_ref_ic, int theta_ref_ic_size_0, int theta_ref_ic_size_1,
+    double* d2dexdz2_fac1_mc, int d2dexdz2_fac1_mc_size_0, int d2dexdz2_fac1_mc_size_1,
+    double* d2dexdz2_fac2_mc, int d2dexdz2_fac2_mc_size_0, int d2dexdz2_fac2_mc_size_1,
+    double* rho_ref_me, int rho_ref_me_size_0, int rho_ref_me_size_1, double* theta_ref_me,
+    int theta_ref_me_size_0, int theta_ref_me_size_1, double* ddxn_z_full, int ddxn_z_full_size_0,
+    int ddxn_z_full_size_1, double* zdiff_gradp, int zdiff_gradp_size_0, int zdiff_gradp_size_1,
+    int zdiff_gradp_size_2, int* vertidx_gradp, int vertidx_gradp_size_0, int vertidx_gradp_size_1,
+    int vertidx_gradp_size_2, int* pg_edgeidx, int pg_edgeidx_size_0, int* pg_vertidx,
+    int pg_vertidx_size_0, double* pg_exdist, int pg_exdist_size_0, double* ddqz_z_full_e,
+    int ddqz_z_full_e_size_0, int ddqz_z_full_e_size_1, double* ddxt_z_full, int ddxt_z_full_size_0,
+    int ddxt_z_full_size_1, double* wgtfac_e, int wgtfac_e_size_0, int wgtfac_e_size_1,
+    double* wgtfacq_e, int wgtfacq_e_size_0, int wgtfacq_e_size_1, double* vwind_impl_wgt,
+    int vwind_impl_wgt_size_0, double* hmask_dd3d, int hmask_dd3d_size_0, double* scalfac_dd3d,
+    int scalfac_dd3d_size_0, double* coeff1_dwdz, int coeff1_dwdz_size_0, int coeff1_dwdz_size_1,
+    double* coeff2_dwdz, int coeff2_dwdz_size_0, int coeff2_dwdz_size_1, double* coeff_gradekin,
+    int coeff_gradekin_size_0, int coeff_gradekin_size_1, unsigned char* c_owner_mask,
+    int c_owner_mask_size_0, int itime_scheme, int iadv_rhotheta, int igradp_method,
+    int rayleigh_type, int divdamp_order, int divdamp_type, unsigned char l_vert_nested,
+    unsigned char ldeepatmo, unsigned char iau_init, unsigned char extra_diffu,
+    double rhotheta_offctr, double veladv_offctr, double nudge_max_coeff, double divdamp_fac,
+    double divdamp_fac2, double divdamp_fac3, double divdamp_fac4, double divdamp_z,
+    double divdamp_z2, double divdamp_z3, double divdamp_z4, int nflat_gradp, int backend,
+    unsigned char on_gpu);
+
+int solve_nh_run_wrapper(
+    double* rho_now, int rho_now_size_0, int rho_now_size_1, double* rho_new, int rho_new_size_0,
+    int rho_new_size_1, double* exner_now, int exner_now_size_0, int exner_now_size_1,
+    double* exner_new, int exner_new_size_0, int exner_new_size_1, double* w_now, int w_now_size_0,
+    int w_now_size_1, double* w_new, int w_new_size_0, int w_new_size_1, double* theta_v_now,
+    int theta_v_now_size_0, int theta_v_now_size_1, double* theta_v_new, int theta_v_new_size_0,
+    int theta_v_new_size_1, double* vn_now, int vn_now_size_0, int vn_now_size_1, double* vn_new,
+    int vn_new_size_0, int vn_new_size_1, double* w_concorr_c, int w_concorr_c_size_0,
+    int w_concorr_c_size_1, double* ddt_vn_apc_ntl1, int ddt_vn_apc_ntl1_size_0,
+    int ddt_vn_apc_ntl1_size_1, double* ddt_vn_apc_ntl2, int ddt_vn_apc_ntl2_size_0,
+    int ddt_vn_apc_ntl2_size_1, double* ddt_w_adv_ntl1, int ddt_w_adv_ntl1_size_0,
+    int ddt_w_adv_ntl1_size_1, double* ddt_w_adv_ntl2, int ddt_w_adv_ntl2_size_0,
+    int ddt_w_adv_ntl2_size_1, double* theta_v_ic, int theta_v_ic_size_0, int theta_v_ic_size_1,
+    double* rho_ic, int rho_ic_size_0, int rho_ic_size_1, double* exner_pr, int exner_pr_size_0,
+    int exner_pr_size_1, double* exner_dyn_incr, int exner_dyn_incr_size_0,
+    int exner_dyn_incr_size_1, double* ddt_exner_phy, int ddt_exner_phy_size_0,
+    int ddt_exner_phy_size_1, double* grf_tend_rho, int grf_tend_rho_size_0,
+    int grf_tend_rho_size_1, double* grf_tend_thv, int grf_tend_thv_size_0, int grf_tend_thv_size_1,
+    double* grf_tend_w, int grf_tend_w_size_0, int grf_tend_w_size_1, double* mass_fl_e,
+    int mass_fl_e_size_0, int mass_fl_e_size_1, double* ddt_vn_phy, int ddt_vn_phy_size_0,
+    int ddt_vn_phy_size_1, double* grf_tend_vn, int grf_tend_vn_size_0, int grf_tend_vn_size_1,
+    double* vn_ie, int vn_ie_size_0, int vn_ie_size_1, double* vt, int vt_size_0, int vt_size_1,
+    double* vn_incr, int vn_incr_size_0, int vn_incr_size_1, double* rho_incr, int rho_incr_size_0,
+    int rho_incr_size_1, double* exner_incr, int exner_incr_size_0, int exner_incr_size_1,
+    double* mass_flx_me, int mass_flx_me_size_0, int mass_flx_me_size_1, double* mass_flx_ic,
+    int mass_flx_ic_size_0, int mass_flx_ic_size_1, double* vol_flx_ic, int vol_flx_ic_size_0,
+    int vol_flx_ic_size_1, double* vn_traj, int vn_traj_size_0, int vn_traj_size_1, double dtime,
+    double* max_vcfl_size1_array, int max_vcfl_size1_array_size_0, unsigned char lprep_adv,
+    unsigned char at_initial_timestep, double divdamp_fac_o2, int ndyn_substeps_var,
+    int idyn_timestep, unsigned char is_iau_active, double iau_wgt_dyn, unsigned char on_gpu);
 
 #ifdef __cplusplus
 }

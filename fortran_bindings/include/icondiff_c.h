@@ -163,8 +163,86 @@ typedef struct icondiff_run_args {
   unsigned char on_gpu;
 } icondiff_run_args;
 
+/* ICON4Py 0.2.0 solve_nh_init's arguments (icon4py.bindings.dycore_wrapper), same order. Every
+ * array as ICON holds it, first extent nproma (>= the points of its location) unless said:
+ * cells (nproma[, n]), edges (nproma[, n]), vertices (nproma, n); levels nlev, or nlev + 1 for
+ * half-level fields. The static fields are copied; those diffusion_init got as well (same values)
+ * are held once. */
+typedef struct icondiff_solve_nh_args {
+  icondiff_array c_lin_e;                                /* (edges, 2) */
+  icondiff_array c_intp;                                 /* (vertices, 6) */
+  icondiff_array e_flx_avg, geofac_grdiv;                /* (edges, 5) */
+  icondiff_array geofac_rot;                             /* (vertices, 6) */
+  icondiff_array pos_on_tplane_e_1, pos_on_tplane_e_2;   /* (edges, >= 2): columns 1:2 are read */
+  icondiff_array rbf_vec_coeff_e;                        /* (4, edges), ICON's shape */
+  icondiff_array e_bln_c_s;                              /* (cells, 3) */
+  icondiff_array rbf_vec_coeff_v;                        /* (6, 2, vertices), ICON's shape */
+  icondiff_array geofac_div;                             /* (cells, 3) */
+  icondiff_array geofac_n2s, geofac_grg_x, geofac_grg_y; /* (cells, 4) */
+  icondiff_array nudgecoeff_e;                           /* (edges) */
+  icondiff_array mask_prog_halo_c;                       /* (cells), unsigned char */
+  icondiff_array rayleigh_w;                             /* (nlev + 1) */
+  icondiff_array exner_exfac, exner_ref_mc;              /* (cells, nlev) */
+  icondiff_array wgtfac_c;                               /* (cells, nlev + 1) */
+  icondiff_array wgtfacq_c; /* (cells, 3): levels nlev, nlev-1, nlev-2 */
+  icondiff_array inv_ddqz_z_full, rho_ref_mc, theta_ref_mc;    /* (cells, nlev) */
+  icondiff_array vwind_expl_wgt;                               /* (cells) */
+  icondiff_array d_exner_dz_ref_ic, ddqz_z_half, theta_ref_ic; /* (cells, nlev + 1) */
+  icondiff_array d2dexdz2_fac1_mc, d2dexdz2_fac2_mc;           /* (cells, nlev) */
+  icondiff_array rho_ref_me, theta_ref_me, ddxn_z_full;        /* (edges, nlev) */
+  icondiff_array zdiff_gradp;                                  /* (edges, 2, nlev) */
+  icondiff_array vertidx_gradp; /* (edges, 2, nlev), int, 1-based levels */
+  /* The hydrostatic correction's point list, 1-based, all three NULL or all three of one length
+   * n (as ICON's p_nh_metrics%pg_edgeidx/pg_vertidx/pg_exdist): (n) int, (n) int, (n) double. */
+  icondiff_array pg_edgeidx, pg_vertidx, pg_exdist;
+  icondiff_array ddqz_z_full_e, ddxt_z_full; /* (edges, nlev) */
+  icondiff_array wgtfac_e;                   /* (edges, nlev + 1) */
+  icondiff_array wgtfacq_e;                  /* (edges, 3): levels nlev, nlev-1, nlev-2 */
+  icondiff_array vwind_impl_wgt;             /* (cells) */
+  icondiff_array hmask_dd3d;                 /* (edges) */
+  icondiff_array scalfac_dd3d;               /* (nlev) */
+  icondiff_array coeff1_dwdz, coeff2_dwdz;   /* (cells, nlev) */
+  icondiff_array coeff_gradekin;             /* (edges, 2) */
+  icondiff_array c_owner_mask;               /* (cells), unsigned char */
+  /* nonhydrostatic_nml and friends, as ICON passes them to ICON4Py. */
+  int itime_scheme, iadv_rhotheta, igradp_method, rayleigh_type, divdamp_order, divdamp_type;
+  unsigned char l_vert_nested, ldeepatmo, iau_init, extra_diffu;
+  double rhotheta_offctr, veladv_offctr;
+  double nudge_max_coeff; /* as ICON passes it: the namelist value times 5 */
+  double divdamp_fac, divdamp_fac2, divdamp_fac3, divdamp_fac4;
+  double divdamp_z, divdamp_z2, divdamp_z3, divdamp_z4;
+  int nflat_gradp; /* 1-based, as ICON's */
+  int backend;
+  unsigned char on_gpu;
+} icondiff_solve_nh_args;
+
+/* ICON4Py 0.2.0 solve_nh_run's arguments: one dynamics substep in place on the caller's arrays.
+ * Cell fields (nproma, nlev) or (nproma, nlev + 1) for w, w_concorr_c, ddt_w_adv_*, theta_v_ic,
+ * rho_ic, grf_tend_w, mass_flx_ic, vol_flx_ic; edge fields (nproma, nlev) or (nproma, nlev + 1)
+ * for vn_ie. vn_incr, rho_incr, exner_incr may be NULL (zeros; needed only with is_iau_active).
+ * max_vcfl_size1_array: one double in host memory, in and out. */
+typedef struct icondiff_solve_nh_run_args {
+  icondiff_array rho_now, rho_new, exner_now, exner_new, w_now, w_new, theta_v_now, theta_v_new;
+  icondiff_array vn_now, vn_new;
+  icondiff_array w_concorr_c, ddt_vn_apc_ntl1, ddt_vn_apc_ntl2, ddt_w_adv_ntl1, ddt_w_adv_ntl2;
+  icondiff_array theta_v_ic, rho_ic, exner_pr, exner_dyn_incr, ddt_exner_phy;
+  icondiff_array grf_tend_rho, grf_tend_thv, grf_tend_w, mass_fl_e, ddt_vn_phy, grf_tend_vn;
+  icondiff_array vn_ie, vt;
+  icondiff_array vn_incr, rho_incr, exner_incr;
+  icondiff_array mass_flx_me, mass_flx_ic, vol_flx_ic, vn_traj;
+  double dtime;
+  icondiff_array max_vcfl_size1_array;
+  unsigned char lprep_adv, at_initial_timestep;
+  double divdamp_fac_o2;
+  int ndyn_substeps_var, idyn_timestep; /* idyn_timestep 1-based: 1..ndyn_substeps_var */
+  unsigned char is_iau_active;
+  double iau_wgt_dyn;
+  unsigned char on_gpu;
+} icondiff_solve_nh_run_args;
+
 typedef struct icondiff_icon_grid icondiff_icon_grid; /* opaque */
 typedef struct icondiff_diffusion icondiff_diffusion; /* opaque */
+typedef struct icondiff_solve_nh icondiff_solve_nh;   /* opaque */
 
 /* The grid, geometry and vertical grid of ICON4Py's grid_init. Release with
  * icondiff_icon_grid_free (granules created on it keep what they need). */
@@ -210,6 +288,27 @@ icondiff_status icondiff_diffusion_calls(const icondiff_diffusion* granule, int*
 
 /* sizeof of the argument structs, so a Fortran or other binding can check its mirror of them. */
 void icondiff_args_sizes(int* array, int* grid_args, int* diffusion_args, int* run_args);
+
+/* A solve_nh granule on `grid` (ICON4Py's solve_nh_init). Release with icondiff_solve_nh_free. */
+icondiff_status icondiff_solve_nh_create(const icondiff_icon_grid* grid,
+                                         const icondiff_solve_nh_args* args,
+                                         icondiff_solve_nh** granule);
+void icondiff_solve_nh_free(icondiff_solve_nh* granule);
+
+/* One dynamics substep in place on the caller's arrays (ICON4Py's solve_nh_run). Collective over
+ * the grid's ranks on a decomposed grid. */
+icondiff_status icondiff_solve_nh_run(icondiff_solve_nh* granule,
+                                      const icondiff_solve_nh_run_args* args);
+
+/* How many times run has been called on this granule (successful calls). */
+icondiff_status icondiff_solve_nh_calls(const icondiff_solve_nh* granule, int* calls);
+
+/* The solve_nh granule the drop-in's solve_nh_init created, NULL before. Defined in
+ * libicondiff_icon4py_bindings. */
+icondiff_solve_nh* icondiff_icon4py_bindings_solve_nh(void);
+
+/* sizeof of the solve_nh argument structs (as icondiff_args_sizes). */
+void icondiff_solve_nh_args_sizes(int* init_args, int* run_args);
 
 #ifdef __cplusplus
 }

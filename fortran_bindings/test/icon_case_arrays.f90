@@ -15,6 +15,17 @@ module icon_case_arrays
       integer(c_int), value :: nlev
       integer(c_int) :: rc
     end function icon_case_create
+    function icon_case_create_solve_nh() bind(c, name="icon_case_create_solve_nh") result(rc)
+      import :: c_int
+      integer(c_int) :: rc
+    end function icon_case_create_solve_nh
+    function run_solve_nh_reference(steps, substeps, dtime) &
+        bind(c, name="icon_case_run_solve_nh_reference") result(rc)
+      import :: c_int, c_double
+      integer(c_int), value :: steps, substeps
+      real(c_double), value :: dtime
+      integer(c_int) :: rc
+    end function run_solve_nh_reference
     subroutine icon_case_free() bind(c, name="icon_case_free")
     end subroutine icon_case_free
     subroutine icon_case_sizes(nc, ne, nv, nlev, nzd) bind(c, name="icon_case_sizes")
@@ -109,11 +120,16 @@ module icon_case_arrays
 
 contains
 
-  !> Builds case `source` with `levels` levels and every input array (stops on failure).
-  subroutine open_case(source, levels)
+  !> Builds case `source` with `levels` levels and every input array (stops on failure); with
+  !> `solve_nh`, also the solve_nh granule's part (grid_init then gets the real edge geometry).
+  subroutine open_case(source, levels, solve_nh)
     character(len=*), intent(in) :: source
     integer, intent(in) :: levels
+    logical, intent(in), optional :: solve_nh
     if (icon_case_create(trim(source)//c_null_char, int(levels, c_int)) /= 0) stop 1
+    if (present(solve_nh)) then
+      if (solve_nh .and. icon_case_create_solve_nh() /= 0) stop 1
+    end if
     call icon_case_sizes(nc, ne, nv, nlev, nzd)
     nproma = max(nc, ne, nv) + 7  ! ICON: one nproma for every location, one block
     call make_inputs()

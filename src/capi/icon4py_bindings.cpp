@@ -1,8 +1,8 @@
 // ICON4Py 0.2.0's binding functions on icondiff (icon4py_bindings_impl.hpp): each takes its
 // arguments as the C API's argument struct (unpacked by the generated C functions
-// <name>_wrapper) and calls the handle-based function on the one global grid and granule
-// ICON4Py's bindings also keep. Return codes as ICON4Py's: 1 success, 2 failure (message on
-// stderr, as ICON4Py logs its exceptions, and in icondiff_last_error()).
+// <name>_wrapper) and calls the handle-based function on the one global grid, diffusion granule
+// and solve_nh granule ICON4Py's bindings also keep. Return codes as ICON4Py's: 1 success, 2
+// failure (message on stderr, as ICON4Py logs its exceptions, and in icondiff_last_error()).
 #include "capi_errors.hpp"
 #include "icon4py_bindings_impl.hpp"
 
@@ -24,6 +24,7 @@ constexpr int failure = 2;
 
 icondiff_icon_grid* global_grid = nullptr;
 icondiff_diffusion* global_granule = nullptr;
+icondiff_solve_nh* global_solve_nh = nullptr;
 
 int report(const char* function, icondiff_status status) {
   if (status == ICONDIFF_OK) return success;
@@ -32,8 +33,8 @@ int report(const char* function, icondiff_status status) {
   return failure;
 }
 
-/// Set while a thread is inside grid_init, diffusion_init or diffusion_run: the drop-in's one
-/// grid and granule are global, and a second thread's call is refused (return code 2, "busy")
+/// Set while a thread is inside any of the functions: the drop-in's one grid and two granules
+/// are global, and a second thread's call is refused (return code 2, "busy")
 /// instead of racing with the first (two overlapping runs each returned success with a mixed
 /// result before).
 std::atomic<bool> busy{false};
@@ -114,6 +115,29 @@ int diffusion_run(const icondiff_run_args& a) {
   return report("diffusion_run", icondiff_diffusion_run(global_granule, &a));
 }
 
+int solve_nh_init(const icondiff_solve_nh_args& a) {
+  const Exclusive exclusive("solve_nh_init");
+  if (exclusive.refused) return exclusive.refused;
+  if (global_grid == nullptr)
+    return refuse("solve_nh_init",
+                  "the grid is not initialised: call grid_init successfully first");
+  if (global_solve_nh != nullptr)
+    return refuse("solve_nh_init",
+                  "called a second time; icondiff's drop-in bindings hold one solve_nh granule "
+                  "(the icondiff module's handles allow several)");
+  return report("solve_nh_init", icondiff_solve_nh_create(global_grid, &a, &global_solve_nh));
+}
+
+int solve_nh_run(const icondiff_solve_nh_run_args& a) {
+  const Exclusive exclusive("solve_nh_run");
+  if (exclusive.refused) return exclusive.refused;
+  if (global_solve_nh == nullptr)
+    return refuse("solve_nh_run",
+                  "the granule is not initialised: call grid_init and solve_nh_init "
+                  "successfully first");
+  return report("solve_nh_run", icondiff_solve_nh_run(global_solve_nh, &a));
+}
+
 }  // namespace icondiff::capi::icon4py
 
 extern "C" {
@@ -121,6 +145,11 @@ extern "C" {
 /// The drop-in's global granule (for savepoints and tests; not part of ICON4Py's bindings).
 icondiff_diffusion* icondiff_icon4py_bindings_granule(void) {
   return global_granule;
+}
+
+/// The drop-in's global solve_nh granule.
+icondiff_solve_nh* icondiff_icon4py_bindings_solve_nh(void) {
+  return global_solve_nh;
 }
 
 }  // extern "C"

@@ -19,5 +19,7 @@ inline icondiff_array array(void* data, int size_0, int size_1 = 0, int size_2 =
 int grid_init(const icondiff_icon_grid_args& a);
 int diffusion_init(const icondiff_diffusion_args& a);
 int diffusion_run(const icondiff_run_args& a);
+int solve_nh_init(const icondiff_solve_nh_args& a);
+int solve_nh_run(const icondiff_solve_nh_run_args& a);
 
 }  // namespace icondiff::capi::icon4py

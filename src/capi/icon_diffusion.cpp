@@ -153,6 +153,8 @@ icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
       copy_field<wp, 1>(a.nudgecoeff_e, "nudgecoeff_e", {sizes.edges}, dev);
   convert_rbf(a, nv, dev, in.interpolation);
   if (config.apply_zdiffusion_t) convert_zd_lists(a, nc, nlev, dev, in.metric);
+  share_static_fields(grid, in.metric);
+  share_static_fields(grid, in.interpolation);
 
   handle->grid_reference = make_grid_reference(grid.grid);
   handle->whole_sizes = grid.whole_sizes;

@@ -1,6 +1,7 @@
-// The diffusion granule on ICON's own arrays, behind handles: ICON4Py 0.2.0's grid_init,
-// diffusion_init and diffusion_run with the same arguments and meanings
-// (icon4py.bindings.grid_wrapper / diffusion_wrapper), on icondiff's granule.
+// The diffusion and solve_nh granules on ICON's own arrays, behind handles: ICON4Py 0.2.0's
+// grid_init, diffusion_init, diffusion_run, solve_nh_init and solve_nh_run with the same
+// arguments and meanings (icon4py.bindings.grid_wrapper / diffusion_wrapper / dycore_wrapper),
+// on icondiff's granules.
 //
 // Set-up copies (grid tables to the host Grid, geometry, coefficients and metrics to Views the
 // handle owns): ICON often passes temporaries there (array sections of derived types), and the
@@ -16,6 +17,8 @@
 //   icon_static_fields.cpp  value checks of the static inputs, the diffusion configuration, and
 //                           the conversion of ICON's layouts (rbf_vec_coeff_v, zd_* lists)
 //   icon_diffusion.cpp      diffusion_init on one rank, diffusion_run, exchange_halos
+//   icon_solve_nh.cpp       solve_nh_init on one rank (ICON's shapes of the dycore's static
+//                           fields converted), solve_nh_run
 //   icon_handles.cpp        the handles' C functions, memory and lifetime checks, savepoint
 //                           capture
 #pragma once
@@ -26,9 +29,11 @@
 #include <icondiff/config.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
+#include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/grid_checks.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
+#include <icondiff/statics/static_fields.hpp>
 #if ICONDIFF_HAVE_MPI
 #include <icondiff/comm/mpi_halo_exchange.hpp>
 
@@ -43,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace icondiff::capi {
@@ -54,6 +60,8 @@ constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::a
 constexpr const char* grid_init_name = "grid_init";
 constexpr const char* diffusion_init_name = "diffusion_init";
 constexpr const char* diffusion_run_name = "diffusion_run";
+constexpr const char* solve_nh_init_name = "solve_nh_init";
+constexpr const char* solve_nh_run_name = "solve_nh_run";
 
 }  // namespace icondiff::capi
 
@@ -65,6 +73,17 @@ struct icondiff_icon_grid {
   icondiff::VerticalGrid vertical;
   icondiff::DiffusionEdgeParams<icondiff::capi::M> edges;
   icondiff::DiffusionCellParams<icondiff::capi::M> cells;
+  /// The dycore's edge geometry: the four fields `edges` holds too (shared Views), f_e and the
+  /// normals at the edge's cells.
+  icondiff::DycoreEdgeParams<icondiff::capi::M> dycore_edges;
+  double mean_cell_area = 0;  ///< grid_init's mean_cell_area (the whole grid's)
+  int nflatlev = 0;           ///< from vct_a and flat_height (0-based, as VerticalGrid)
+  int kstart_moist = 0;       ///< from vct_a and ICON's default htop_moist_proc (0-based)
+  /// The static fields the granules of this grid were given, by name: a field that
+  /// diffusion_init and solve_nh_init both take (theta_ref_mc, wgtfac_c, geofac_div, ...) is held
+  /// once when the caller passes the same values to both (share_static_fields). Mutable: the
+  /// granules' creation fills it on a grid handle the C API passes as const.
+  mutable icondiff::StaticFields<icondiff::capi::M> shared_statics;
   bool on_gpu = false;
   bool released = false;  ///< icondiff_finalize took its Views
   /// The whole grid's sizes (= the local ones on one rank), for savepoints of a rank's part.
@@ -100,6 +119,20 @@ struct icondiff_diffusion {
 #endif
 };
 
+struct icondiff_solve_nh {
+  icondiff::DycoreConfig config;
+  icondiff::DycoreInputs<icondiff::capi::M> inputs;
+  std::unique_ptr<icondiff::SolveNonhydro<icondiff::capi::Space>> granule;
+  bool on_gpu = false;
+  int calls = 0;
+  bool released = false;
+  /// As icondiff_diffusion::busy: a second thread's call is refused instead of racing.
+  mutable std::atomic<bool> busy{false};
+#if ICONDIFF_HAVE_MPI
+  MPI_Comm comm = MPI_COMM_NULL;
+#endif
+};
+
 namespace icondiff::capi {
 
 // ---- icon_handles.cpp: checks every entry point makes, savepoint capture -----------------------
@@ -111,6 +144,7 @@ void check_memory(const char* function, bool on_gpu);
 /// Refuses a handle whose Views icondiff_finalize released.
 void check_alive(const icondiff_icon_grid* grid, const char* function);
 void check_alive(const icondiff_diffusion* d, const char* function);
+void check_alive(const icondiff_solve_nh* s, const char* function);
 
 /// The folder a capture will write to: an existing, writable directory now, not a failure (status
 /// 99) at the captured call.
@@ -147,6 +181,14 @@ icondiff_diffusion* create_diffusion_on_ranks(const icondiff_icon_grid& grid,
 
 /// The run arguments' checks (check_run_arguments), agreed over the ranks of a decomposed grid.
 void check_run_arguments_on_every_rank(const icondiff_diffusion& d, const icondiff_run_args& a);
+
+/// solve_nh_init on one rank, or collectively with the MPI halo exchange of the grid's ranks.
+icondiff_solve_nh* create_solve_nh_on_ranks(const icondiff_icon_grid& grid,
+                                            const icondiff_solve_nh_args& a);
+
+/// check_solve_nh_run_arguments, agreed over the ranks of a decomposed grid.
+void check_solve_nh_run_on_every_rank(const icondiff_solve_nh& s,
+                                      const icondiff_solve_nh_run_args& a);
 
 // ---- icon_static_fields.cpp: value checks and conversions of the static inputs -----------------
 
@@ -192,6 +234,49 @@ std::string icon_numbering(const GridConsistencyError& e);
 /// Global indices: >= 1 and each point's own (a duplicate names both 1-based positions).
 void check_global_indices(const icondiff_array& glb, const char* name, long n);
 
+/// Shares the static fields of `state` with the grid's other granules: a field the grid holds
+/// already with the same values replaces the granule's copy (which is freed), a field it does
+/// not hold yet is registered for the next granule (icondiff_icon_grid::shared_statics).
+template <class State>
+void share_static_fields(const icondiff_icon_grid& grid, State& state);
+
+/// Whether two fields of one shape hold the same values (both contiguous, as owned copies are).
+template <class View>
+bool same_values(const View& a, const View& b) {
+  if (a.span() != b.span() || !a.span_is_contiguous() || !b.span_is_contiguous()) return false;
+  for (int d = 0; d < static_cast<int>(View::rank); ++d)
+    if (a.extent(d) != b.extent(d)) return false;
+  using T = typename View::non_const_value_type;
+  const T* x = a.data();
+  const T* y = b.data();
+  long differences = 0;
+  Kokkos::parallel_reduce(
+      "icondiff::capi::same_values", Kokkos::RangePolicy<Space>(0, a.span()),
+      KOKKOS_LAMBDA(const std::size_t i, long& n) { n += x[i] != y[i] ? 1 : 0; }, differences);
+  return differences == 0;
+}
+
+template <class State>
+void share_static_fields(const icondiff_icon_grid& grid, State& state) {
+  State::for_each_field(
+      [&](const FieldSpec& spec, auto& view) {
+        if (view.data() == nullptr) return;
+        StaticFields<M>::for_each_field(
+            [&](const FieldSpec& shared_spec, auto& shared) {
+              using V = std::decay_t<decltype(view)>;
+              if constexpr (std::is_same_v<V, std::decay_t<decltype(shared)>>) {
+                if (std::string(shared_spec.name) != spec.name) return;
+                if (shared.data() == nullptr)
+                  shared = view;
+                else if (shared.data() != view.data() && same_values(shared, view))
+                  view = shared;
+              }
+            },
+            grid.shared_statics);
+      },
+      state);
+}
+
 /// The static fields diffusion_init copies: finite (nudgecoeff_e also >= 0).
 void check_diffusion_values(const icondiff_diffusion_args& a, long nc, long ne, long nv, bool dev);
 
@@ -225,5 +310,18 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a);
 
 /// The halo exchange of the caller's prognostic fields (nothing on one rank).
 void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a);
+
+// ---- icon_solve_nh.cpp: the solve_nh granule on this rank
+// ----------------------------------------
+
+/// solve_nh_init on this rank; `exchange` as for create_diffusion.
+icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondiff_solve_nh_args& a,
+                                   std::shared_ptr<HaloExchange<Space>> exchange);
+
+/// The run arguments' checks; the only part of a run that can fail on one rank alone.
+void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a);
+
+/// solve_nh_run: one substep in place on the caller's arrays, complete when it returns.
+void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a);
 
 }  // namespace icondiff::capi

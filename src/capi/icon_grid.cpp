@@ -214,6 +214,28 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
       sizes, what, dev);
   handle->cells = copy_from_caller<DiffusionCellParams>({{"cell_area", external<wp>(a.cell_areas)}},
                                                         sizes, what, dev);
+  // The dycore's: f_e and the normals at the edge's cells copied, the others shared.
+  DycoreEdgeParams<M>& dycore = handle->dycore_edges;
+  dycore = copy_from_caller<DycoreEdgeParams>(
+      {{"tangent_orientation", external<wp>(a.tangent_orientation)},
+       {"inverse_primal_edge_lengths", external<wp>(a.inverse_primal_edge_lengths)},
+       {"inverse_dual_edge_lengths", external<wp>(a.inv_dual_edge_length)},
+       {"edge_areas", external<wp>(a.edge_areas)},
+       {"coriolis_frequency", external<wp>(a.f_e)},
+       {"primal_normal_cell_x", external<wp>(a.primal_normal_cell_x)},
+       {"primal_normal_cell_y", external<wp>(a.primal_normal_cell_y)},
+       {"dual_normal_cell_x", external<wp>(a.dual_normal_cell_x)},
+       {"dual_normal_cell_y", external<wp>(a.dual_normal_cell_y)}},
+      sizes, what, dev);
+  dycore.tangent_orientation = handle->edges.tangent_orientation;
+  dycore.inverse_primal_edge_lengths = handle->edges.inverse_primal_edge_lengths;
+  dycore.inverse_dual_edge_lengths = handle->edges.inverse_dual_edge_lengths;
+  dycore.edge_areas = handle->edges.edge_areas;
+  handle->mean_cell_area = a.mean_cell_area;
+  if (!std::isfinite(a.flat_height))
+    throw InvalidArgument(fmt::format("{}: flat_height = {} is not finite", f, a.flat_height));
+  handle->nflatlev = end_index_of_flat_layer(vct_a, a.flat_height);
+  handle->kstart_moist = start_index_of_moist_physics(vct_a, VerticalGridConfig{}.htop_moist_proc);
   handle->whole_sizes = handle->device.sizes();
   return handle.release();
 }

@@ -37,6 +37,12 @@ void check_alive(const icondiff_icon_grid* grid, const char* function) {
   if (grid->released)
     throw InvalidArgument(fmt::format("{}: the grid was released by icondiff_finalize", function));
 }
+void check_alive(const icondiff_solve_nh* s, const char* function) {
+  if (s->released)
+    throw InvalidArgument(
+        fmt::format("{}: the granule was released by icondiff_finalize", function));
+}
+
 void check_alive(const icondiff_diffusion* d, const char* function) {
   if (d->released)
     throw InvalidArgument(
@@ -110,6 +116,8 @@ icondiff_status icondiff_icon_grid_create(const icondiff_icon_grid_args* args,
       handle->device = {};
       handle->edges = {};
       handle->cells = {};
+      handle->dycore_edges = {};
+      handle->shared_statics = {};
       handle->released = true;
     });
     *grid = handle;
@@ -206,6 +214,58 @@ void icondiff_args_sizes(int* array, int* grid_args, int* diffusion_args, int* r
   if (grid_args) *grid_args = static_cast<int>(sizeof(icondiff_icon_grid_args));
   if (diffusion_args) *diffusion_args = static_cast<int>(sizeof(icondiff_diffusion_args));
   if (run_args) *run_args = static_cast<int>(sizeof(icondiff_run_args));
+}
+
+void icondiff_solve_nh_args_sizes(int* init_args, int* run_args) {
+  if (init_args) *init_args = static_cast<int>(sizeof(icondiff_solve_nh_args));
+  if (run_args) *run_args = static_cast<int>(sizeof(icondiff_solve_nh_run_args));
+}
+
+icondiff_status icondiff_solve_nh_create(const icondiff_icon_grid* grid,
+                                         const icondiff_solve_nh_args* args,
+                                         icondiff_solve_nh** granule) {
+  return guarded([&] {
+    require_pointer(grid, "solve_nh_init: grid (call grid_init first)");
+    require_pointer(args, "solve_nh_init: args");
+    require_pointer(granule, "solve_nh_init: granule");
+    *granule = nullptr;
+    icondiff::capi::ensure_kokkos();
+    icondiff_solve_nh* handle = icondiff::capi::create_solve_nh_on_ranks(*grid, *args);
+    icondiff::capi::register_handle(
+        handle,
+        [handle] {
+          handle->granule.reset();
+          handle->inputs = {};
+          handle->released = true;
+        },
+        &handle->busy);
+    *granule = handle;
+  });
+}
+
+void icondiff_solve_nh_free(icondiff_solve_nh* granule) {
+  if (granule == nullptr) return;
+  icondiff::capi::unregister_handle(granule);
+  delete granule;
+}
+
+icondiff_status icondiff_solve_nh_run(icondiff_solve_nh* granule,
+                                      const icondiff_solve_nh_run_args* args) {
+  return guarded([&] {
+    require_pointer(granule, "solve_nh_run: granule (call solve_nh_init first)");
+    const BusyGuard guard(granule->busy, "solve_nh_run", "the granule");
+    require_pointer(args, "solve_nh_run: args");
+    icondiff::capi::run_solve_nh(*granule, *args);
+  });
+}
+
+icondiff_status icondiff_solve_nh_calls(const icondiff_solve_nh* granule, int* calls) {
+  return guarded([&] {
+    require_pointer(granule, "solve_nh_calls: granule");
+    require_pointer(calls, "solve_nh_calls: calls");
+    const BusyGuard guard(granule->busy, "solve_nh_calls", "the granule");
+    *calls = granule->calls;
+  });
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 // ICON's communicator (comm_id) for the granule on ICON's arrays (icon_granule.hpp): how many
 // ranks, the owners of every rank's halo points (from the owner masks, through a directory), and
-// the collective variants of grid_init, diffusion_init and the run's argument checks, in which
+// the collective variants of grid_init, diffusion_init, solve_nh_init and the runs' argument
+// checks, in which
 // an error on one rank is agreed on so that no rank waits in a collective. Without MPI, or on one
 // rank, each falls through to its single-rank form.
 
@@ -139,6 +140,33 @@ void check_run_arguments_on_every_rank(const icondiff_diffusion& d, const icondi
   if (d.comm != MPI_COMM_NULL) return collectively(d.comm, [&] { check_run_arguments(d, a); });
 #endif
   check_run_arguments(d, a);
+}
+
+/// solve_nh_init on one rank, or collectively with the MPI halo exchange of the grid's ranks.
+icondiff_solve_nh* create_solve_nh_on_ranks(const icondiff_icon_grid& grid,
+                                            const icondiff_solve_nh_args& a) {
+#if ICONDIFF_HAVE_MPI
+  if (grid.comm != MPI_COMM_NULL) {
+    collectively(grid.comm, [&] { check_alive(&grid, solve_nh_init_name); });
+    auto exchange = std::make_shared<MpiHaloExchange<Space>>(grid.comm, grid.grid);
+    std::unique_ptr<icondiff_solve_nh> handle;
+    collectively(grid.comm, [&] { handle.reset(create_solve_nh(grid, a, exchange)); });
+    handle->comm = grid.comm;
+    return handle.release();
+  }
+#endif
+  return create_solve_nh(grid, a, nullptr);
+}
+
+/// As check_run_arguments_on_every_rank: an argument error on one rank stops every rank before
+/// the substep's halo exchanges.
+void check_solve_nh_run_on_every_rank(const icondiff_solve_nh& s,
+                                      const icondiff_solve_nh_run_args& a) {
+#if ICONDIFF_HAVE_MPI
+  if (s.comm != MPI_COMM_NULL)
+    return collectively(s.comm, [&] { check_solve_nh_run_arguments(s, a); });
+#endif
+  check_solve_nh_run_arguments(s, a);
 }
 
 }  // namespace icondiff::capi

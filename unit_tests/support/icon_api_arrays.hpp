@@ -66,12 +66,16 @@ struct IconArrays {
     return {stored(bools.back(), true), {nproma, 0, 0}};
   }
 
-  /// The case of `source` on rank `rank`'s part of `num_ranks` (the whole grid on one rank).
-  explicit IconArrays(const char* source, int levels, int rank = 0, int num_ranks = 1) {
-    ints.reserve(64);
-    doubles.reserve(64);
-    bools.reserve(4);
+  /// The case of `source` on rank `rank`'s part of `num_ranks` (the whole grid on one rank);
+  /// with `solve_nh`, also the solve_nh granule's part (icon_case_create_solve_nh), whose real
+  /// edge geometry grid_init then gets.
+  explicit IconArrays(const char* source, int levels, int rank = 0, int num_ranks = 1,
+                      bool solve_nh = false) {
+    ints.reserve(128);
+    doubles.reserve(160);
+    bools.reserve(8);
     EXPECT_EQ(icon_case_create_part(source, levels, rank, num_ranks), 0);
+    if (solve_nh) EXPECT_EQ(icon_case_create_solve_nh(), 0);
     icon_case_sizes(&nc, &ne, &nv, &nlev, &nzd);
     nproma = std::max({nc, ne, nv}) + 5;
     auto& g = grid;

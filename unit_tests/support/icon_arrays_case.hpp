@@ -56,6 +56,25 @@ double icon_case_max_difference(const char* name, const double* data, int ld, in
 int icon_case_cpp_prepare(double dtime);
 double icon_case_cpp_call(double dtime);
 
+/* The solve_nh granule's part of the case (after icon_case_create or icon_case_create_part): the
+ * static fields of every granule on the same grid and vertical grid, ICON4Py's default
+ * configuration and a Jablonowski-Williamson state (solve_nh_case.hpp). Afterwards the fill
+ * functions also know solve_nh_init's and solve_nh_run's arguments (ICON's shapes: wgtfacq_c/e
+ * (nproma, 3) with column j for level nlev + 1 - j, rbf_vec_coeff_e (4, nproma) with ld =
+ * nproma, zdiff_gradp/vertidx_gradp (nproma, 2, nlev) with cols = 2 nlev, the pg_* lists of
+ * icon_case_int("pg_count") entries with ld = that count, rayleigh_w/scalfac_dd3d with ld = the
+ * levels, the IAU increments with a small pattern), grid_init's edge geometry is the real one,
+ * icon_case_real/int the solve_nh_init scalars, and compare the solve_nh_run outputs (names as
+ * the arguments of the next call after ICON's swaps: rho_now is the state the last substep wrote,
+ * ddt_vn_apc_ntl1 the slot it filled in its corrector). */
+int icon_case_create_solve_nh(void);
+
+/* The C++ granule on the whole grid: `steps` physics steps of `substeps` substeps (ICON's
+ * time-level and tendency-slot swaps after each; solve_nh_case.hpp's substep arguments: the
+ * second-order divergence damping and at_initial_timestep in the first step, lprep_adv always),
+ * IAU off, max_vcfl carried over from 0. */
+int icon_case_run_solve_nh_reference(int steps, int substeps, double dtime);
+
 /* The padding sentinel. */
 double icon_case_sentinel(void);
 

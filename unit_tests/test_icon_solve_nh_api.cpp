@@ -1,0 +1,192 @@
+// The solve_nh granule through the C API on ICON-shaped arrays (icondiff_solve_nh_create / _run,
+// ICON4Py's solve_nh_init / solve_nh_run): equal bit for bit to the C++ granule over several
+// substeps with ICON's time-level swaps, with and without the optional IAU increments, beside a
+// diffusion granule of the same grid; and every documented refusal, each naming what is wrong.
+#include "support/grid_files.hpp"
+#include "support/icon_solve_nh_api_arrays.hpp"
+
+#include <icondiff_c.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace icondiff::test {
+namespace {
+
+constexpr int steps = 2, substeps = 2;
+constexpr double dtime = 60.0;
+
+/// Runs steps x substeps substeps on `s` through `granule`, ICON's swaps after each.
+void run_substeps(icondiff_solve_nh* granule, IconSolveNhArrays& s) {
+  for (int step = 0; step < steps; ++step)
+    for (int substep = 0; substep < substeps; ++substep) {
+      const icondiff_solve_nh_run_args args = s.arguments_for(step, substep, substeps, dtime);
+      ASSERT_EQ(icondiff_solve_nh_run(granule, &args), ICONDIFF_OK) << icondiff_last_error();
+      s.swap_time_levels();
+    }
+}
+
+struct SolveNhHandles {
+  icondiff_icon_grid* grid = nullptr;
+  icondiff_solve_nh* granule = nullptr;
+  ~SolveNhHandles() {
+    icondiff_solve_nh_free(granule);
+    icondiff_icon_grid_free(grid);
+  }
+};
+
+void expect_refused(const icondiff_icon_grid* grid, const icondiff_solve_nh_args& args,
+                    icondiff_status status, const std::string& needle) {
+  icondiff_solve_nh* granule = nullptr;
+  EXPECT_EQ(icondiff_solve_nh_create(grid, &args, &granule), status) << icondiff_last_error();
+  EXPECT_EQ(granule, nullptr);
+  EXPECT_NE(std::string(icondiff_last_error()).find(needle), std::string::npos)
+      << "'" << icondiff_last_error() << "' lacks '" << needle << "'";
+}
+
+void expect_run_refused(icondiff_solve_nh* granule, const icondiff_solve_nh_run_args& args,
+                        const std::string& needle) {
+  EXPECT_NE(icondiff_solve_nh_run(granule, &args), ICONDIFF_OK);
+  EXPECT_NE(std::string(icondiff_last_error()).find(needle), std::string::npos)
+      << "'" << icondiff_last_error() << "' lacks '" << needle << "'";
+}
+
+/// The granule through handles beside a diffusion granule of the same grid, against the C++
+/// granule on the whole grid.
+void expect_equal_to_cpp_granule(const std::string& source) {
+  IconArrays arrays(source.c_str(), 10, 0, 1, /*solve_nh=*/true);
+  ASSERT_EQ(icon_case_run_solve_nh_reference(steps, substeps, dtime), 0);
+  for (const bool increments : {false, true}) {
+    SCOPED_TRACE(increments ? "IAU increments present (IAU off)" : "IAU increments absent");
+    IconSolveNhArrays s(arrays, increments);
+    SolveNhHandles h;
+    ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK)
+        << icondiff_last_error();
+    icondiff_diffusion* diffusion = nullptr;  // shares theta_ref_mc, wgtfac_c, geofac_div, ...
+    ASSERT_EQ(icondiff_diffusion_create(h.grid, &arrays.diffusion, &diffusion), ICONDIFF_OK)
+        << icondiff_last_error();
+    ASSERT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &h.granule), ICONDIFF_OK)
+        << icondiff_last_error();
+    icondiff_diffusion_free(diffusion);  // the solve_nh granule keeps the shared fields
+    run_substeps(h.granule, s);
+    s.expect_outputs_equal_reference();
+    EXPECT_EQ(s.max_vcfl[0], icon_case_real("max_vcfl"));
+    int calls = 0;
+    EXPECT_EQ(icondiff_solve_nh_calls(h.granule, &calls), ICONDIFF_OK);
+    EXPECT_EQ(calls, steps * substeps);
+  }
+}
+
+TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnAGlobalGrid) {
+  expect_equal_to_cpp_granule("generate:R2B2");
+}
+
+TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnALimitedAreaGrid) {
+  ICONDIFF_REAL_GRID_OR_SKIP(lam, lam_r19b04);  // with boundary tendencies
+  expect_equal_to_cpp_granule(lam);
+}
+
+TEST(SolveNhApiErrors, InitRefusesWhatIsWrongByName) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK);
+
+  auto a = s.init;
+  a.rayleigh_type = 1;
+  expect_refused(h.grid, a, ICONDIFF_CONFIG_ERROR, "rayleigh_type");
+  a = s.init;
+  a.divdamp_type = 7;
+  expect_refused(h.grid, a, ICONDIFF_CONFIG_ERROR, "divdamp_type = 7");
+  a = s.init;
+  a.igradp_method = 2;
+  expect_refused(h.grid, a, ICONDIFF_CONFIG_ERROR, "igradp_method");
+  a = s.init;
+  a.nflat_gradp = 0;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "nflat_gradp = 0");
+  a = s.init;
+  a.wgtfacq_c.size[1] = 2;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "SIZE(wgtfacq_c, 2) = 2, expected 3");
+  a = s.init;
+  a.rho_ref_me.size[0] = arrays.ne - 1;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "SIZE(rho_ref_me, 1)");
+  a = s.init;
+  a.c_lin_e.data = nullptr;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "c_lin_e");
+  a = s.init;
+  a.vertidx_gradp.size[2] = arrays.nlev + 1;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "SIZE(vertidx_gradp, 3)");
+
+  // A non-finite static field on a point (padding rows are never read).
+  {
+    auto* wgtfac_e = static_cast<double*>(s.init.wgtfac_e.data);
+    const double kept = wgtfac_e[5 + s.init.wgtfac_e.size[0] * 3];
+    wgtfac_e[5 + s.init.wgtfac_e.size[0] * 3] = std::numeric_limits<double>::quiet_NaN();
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "wgtfac_e(6, 4) = nan is not finite");
+    wgtfac_e[5 + s.init.wgtfac_e.size[0] * 3] = kept;
+    auto* rayleigh = static_cast<double*>(s.init.rayleigh_w.data);
+    rayleigh[2] = std::numeric_limits<double>::infinity();
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "rayleigh_w(3) = inf");
+    rayleigh[2] = 0.0;
+  }
+  // The pg_* list: all three or none, indices in range.
+  if (s.init.pg_edgeidx.data != nullptr) {
+    a = s.init;
+    a.pg_exdist = {};
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "passed together");
+    auto* level = static_cast<int*>(s.init.pg_vertidx.data);
+    const int kept = level[0];
+    level[0] = arrays.nlev + 1;
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "pg_vertidx(1)");
+    level[0] = kept;
+  }
+  // Unchanged arguments still work after every refusal.
+  icondiff_solve_nh* granule = nullptr;
+  EXPECT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &granule), ICONDIFF_OK)
+      << icondiff_last_error();
+  icondiff_solve_nh_free(granule);
+}
+
+TEST(SolveNhApiErrors, RunRefusesWhatIsWrongByName) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK);
+  ASSERT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &h.granule), ICONDIFF_OK)
+      << icondiff_last_error();
+  const auto good = s.arguments_for(0, 0, substeps, dtime);
+  auto r = good;
+  r.vn_new = r.vn_now;
+  expect_run_refused(h.granule, r, "vn_now and vn_new overlap in memory (the same array)");
+  r = good;
+  r.vt.size[1] = arrays.nlev + 1;
+  expect_run_refused(h.granule, r, "SIZE(vt, 2) = 7, expected 6 (nlev)");
+  r = good;
+  r.vn_ie.size[1] = arrays.nlev;
+  expect_run_refused(h.granule, r, "SIZE(vn_ie, 2)");
+  r = good;
+  r.idyn_timestep = substeps + 1;
+  expect_run_refused(h.granule, r, "idyn_timestep = 3");
+  r = good;
+  r.dtime = -1;
+  expect_run_refused(h.granule, r, "dtime = -1");
+  r = good;
+  r.max_vcfl_size1_array.size[0] = 2;
+  expect_run_refused(h.granule, r, "SIZE(max_vcfl_size1_array, 1) = 2");
+  r = good;
+  r.is_iau_active = 1;
+  expect_run_refused(h.granule, r, "iau_init = false");
+  r = good;
+  r.divdamp_fac_o2 = std::nan("");
+  expect_run_refused(h.granule, r, "divdamp_fac_o2 = nan");
+  int calls = -1;
+  EXPECT_EQ(icondiff_solve_nh_calls(h.granule, &calls), ICONDIFF_OK);
+  EXPECT_EQ(calls, 0);  // nothing ran
+  EXPECT_EQ(icondiff_solve_nh_run(h.granule, &good), ICONDIFF_OK) << icondiff_last_error();
+}
+
+}  // namespace
+}  // namespace icondiff::test
