@@ -5,6 +5,9 @@
 #include "support/grid_files.hpp"
 #include "support/icon_solve_nh_api_arrays.hpp"
 
+// The handles' private definition (src/capi), to see which Views two granules share.
+#include "icon_granule.hpp"
+
 #include <icondiff_c.h>
 
 #include <gtest/gtest.h>
@@ -87,6 +90,43 @@ TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnAGlobalGrid) {
 TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnALimitedAreaGrid) {
   ICONDIFF_REAL_GRID_OR_SKIP(lam, lam_r19b04);  // with boundary tendencies
   expect_equal_to_cpp_granule(lam);
+}
+
+TEST(SolveNhApi, SharesTheStaticFieldsADiffusionGranuleOfTheGridHolds) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK);
+  icondiff_diffusion* diffusion = nullptr;
+  ASSERT_EQ(icondiff_diffusion_create(h.grid, &arrays.diffusion, &diffusion), ICONDIFF_OK)
+      << icondiff_last_error();
+  // The same values in another array (as ICON passes p_nh%metrics%wgtfac_c twice): held once.
+  std::vector<double> wgtfac_c(static_cast<const double*>(s.init.wgtfac_c.data),
+                               static_cast<const double*>(s.init.wgtfac_c.data) +
+                                   std::size_t(s.init.wgtfac_c.size[0]) * s.init.wgtfac_c.size[1]);
+  s.init.wgtfac_c.data = wgtfac_c.data();
+  // Other values: a copy of the granule's own.
+  std::vector<double> theta_ref_mc(
+      static_cast<const double*>(s.init.theta_ref_mc.data),
+      static_cast<const double*>(s.init.theta_ref_mc.data) +
+          std::size_t(s.init.theta_ref_mc.size[0]) * s.init.theta_ref_mc.size[1]);
+  theta_ref_mc[3] += 1e-3;
+  s.init.theta_ref_mc.data = theta_ref_mc.data();
+  ASSERT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &h.granule), ICONDIFF_OK)
+      << icondiff_last_error();
+  const auto& d = diffusion->inputs;
+  const auto& n = h.granule->inputs;
+  EXPECT_EQ(n.metric.wgtfac_c.data(), d.metric.wgtfac_c.data());
+  EXPECT_EQ(n.interpolation.geofac_div.data(), d.interpolation.geofac_div.data());
+  EXPECT_EQ(n.interpolation.e_bln_c_s.data(), d.interpolation.e_bln_c_s.data());
+  EXPECT_EQ(n.interpolation.geofac_grg_x.data(), d.interpolation.geofac_grg_x.data());
+  EXPECT_EQ(n.interpolation.geofac_n2s.data(), d.interpolation.geofac_n2s.data());
+  EXPECT_EQ(n.interpolation.nudgecoeff_e.data(), d.interpolation.nudgecoeff_e.data());
+  EXPECT_EQ(n.edges.inverse_dual_edge_lengths.data(), d.edges.inverse_dual_edge_lengths.data());
+  EXPECT_EQ(n.cells.cell_area.data(), d.cells.cell_area.data());
+  EXPECT_NE(n.metric.theta_ref_mc.data(), d.metric.theta_ref_mc.data());
+  EXPECT_EQ(n.metric.theta_ref_mc(3, 0), theta_ref_mc[3]);
+  icondiff_diffusion_free(diffusion);
 }
 
 TEST(SolveNhApiErrors, InitRefusesWhatIsWrongByName) {

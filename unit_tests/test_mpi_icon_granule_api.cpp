@@ -7,6 +7,7 @@
 // rank. Runs on 1..4 ranks (mpirun --oversubscribe).
 #include "support/icon_api_arrays.hpp"
 #include "support/icon_arrays_case.hpp"
+#include "support/icon_solve_nh_api_arrays.hpp"
 
 #include <icondiff/io/diffusion_savepoint.hpp>
 
@@ -35,8 +36,8 @@ int world_size() {
   return size;
 }
 
-IconArrays rank_part(const char* source, int levels) {
-  IconArrays a(source, levels, world_rank(), world_size());
+IconArrays rank_part(const char* source, int levels, bool solve_nh = false) {
+  IconArrays a(source, levels, world_rank(), world_size(), solve_nh);
   a.grid.comm_id = static_cast<int>(MPI_Comm_c2f(MPI_COMM_WORLD));
   return a;
 }
@@ -61,6 +62,36 @@ TEST(mpi_icon_granule_api, every_owned_point_equals_one_rank) {
     ASSERT_EQ(icon_case_run_reference(steps, a.run.dtime), 0);
     a.expect_outputs_equal_reference();
   }
+}
+
+// The solve_nh granule (icondiff_solve_nh_*, ICON4Py's solve_nh_init/solve_nh_run) on every
+// rank's part: its halo exchanges inside each substep, ICON's swaps between substeps.
+TEST(mpi_icon_granule_api, solve_nh_every_owned_point_equals_one_rank) {
+  IconArrays a = rank_part("generate:R2B2", 8, /*solve_nh=*/true);
+  test::IconSolveNhArrays s(a);
+  icondiff_icon_grid* grid = nullptr;
+  icondiff_solve_nh* granule = nullptr;
+  ASSERT_EQ(icondiff_icon_grid_create(&a.grid, &grid), ICONDIFF_OK) << icondiff_last_error();
+  ASSERT_EQ(icondiff_solve_nh_create(grid, &s.init, &granule), ICONDIFF_OK)
+      << icondiff_last_error();
+  constexpr int steps = 2, substeps = 2;
+  constexpr double dtime = 60.0;
+  for (int step = 0; step < steps; ++step)
+    for (int substep = 0; substep < substeps; ++substep) {
+      const auto args = s.arguments_for(step, substep, substeps, dtime);
+      ASSERT_EQ(icondiff_solve_nh_run(granule, &args), ICONDIFF_OK) << icondiff_last_error();
+      s.swap_time_levels();
+    }
+  ASSERT_EQ(icon_case_run_solve_nh_reference(steps, substeps, dtime), 0);
+  s.expect_outputs_equal_reference();
+  // An argument error on one rank comes back on every rank before any exchange.
+  auto bad = s.arguments_for(0, 0, substeps, dtime);
+  if (world_rank() == world_size() - 1) bad.vt.size[1] = 9;
+  EXPECT_EQ(icondiff_solve_nh_run(granule, &bad), ICONDIFF_INVALID_ARGUMENT);
+  const std::string message = icondiff_last_error();
+  EXPECT_NE(message.find("SIZE(vt, 2) = 9"), std::string::npos) << message;
+  icondiff_solve_nh_free(granule);
+  icondiff_icon_grid_free(grid);
 }
 
 TEST(mpi_icon_granule_api, an_error_on_one_rank_comes_back_on_every_rank) {
