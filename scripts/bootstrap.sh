@@ -56,6 +56,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev valgrind
   python3 python3-numpy python3-netcdf4 python3-matplotlib python3-xarray cdo ccache
+  python3-venv python3-dev
 )
 
 variant=${ICONDIFF_KOKKOS_VARIANT:-openmp}

@@ -28,15 +28,7 @@ out=${2:-}
 venv=$("$here/setup_venv.sh")
 python="$venv/bin/python"
 
-extras=(icon4py-bindings==0.2.0 icon4py-tools==0.2.0 icon4py-atmosphere-dycore==0.2.0
-        icon4py-atmosphere-muphys==0.2.0 cffi==2.0.0 pycparser==2.23 clang-format==23.1.5
-        configargparse==1.9.0 fprettify==0.3.7)
-marker="$venv/.bindings-ready"
-if [[ ! -f "$marker" || "$(cat "$marker")" != "${extras[*]}" ]]; then
-  echo "[fortran-race] adding ICON4Py's binding packages to $venv" >&2
-  "$python" -m pip install --quiet --no-deps "${extras[@]}"
-  echo "${extras[*]}" >"$marker"
-fi
+"$here/add_binding_packages.sh" "$venv"
 
 work="$build/icon4py-fortran-race"
 mkdir -p "$work/bindings"
