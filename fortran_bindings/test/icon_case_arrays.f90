@@ -15,6 +15,13 @@ module icon_case_arrays
       integer(c_int), value :: nlev
       integer(c_int) :: rc
     end function icon_case_create
+    function icon_case_create_part(source, nlev, rank, ranks) &
+        bind(c, name="icon_case_create_part") result(rc)
+      import :: c_char, c_int
+      character(kind=c_char), dimension(*), intent(in) :: source
+      integer(c_int), value :: nlev, rank, ranks
+      integer(c_int) :: rc
+    end function icon_case_create_part
     function icon_case_create_solve_nh() bind(c, name="icon_case_create_solve_nh") result(rc)
       import :: c_int
       integer(c_int) :: rc
@@ -90,6 +97,8 @@ module icon_case_arrays
   integer :: failures = 0
   !> ICON4Py's backend selector passed to grid_init and diffusion_init (0 default, 1 dace, 2 gtfn).
   integer(c_int) :: binding_backend = 0
+  !> The Fortran MPI communicator passed to grid_init (comm_id; 0 on one rank without MPI).
+  integer(c_int) :: binding_comm_id = 0
   ! grid_init
   integer(c_int), allocatable, target :: cell_starts(:), cell_ends(:), edge_starts(:), &
                                          edge_ends(:), vertex_starts(:), vertex_ends(:)
@@ -122,11 +131,18 @@ contains
 
   !> Builds case `source` with `levels` levels and every input array (stops on failure); with
   !> `solve_nh`, also the solve_nh granule's part (grid_init then gets the real edge geometry).
-  subroutine open_case(source, levels, solve_nh)
+  !> With `rank` and `ranks`: rank `rank`'s part of a decomposition into `ranks` (0-based rank).
+  subroutine open_case(source, levels, solve_nh, rank, ranks)
     character(len=*), intent(in) :: source
     integer, intent(in) :: levels
     logical, intent(in), optional :: solve_nh
-    if (icon_case_create(trim(source)//c_null_char, int(levels, c_int)) /= 0) stop 1
+    integer, intent(in), optional :: rank, ranks
+    if (present(rank) .and. present(ranks)) then
+      if (icon_case_create_part(trim(source)//c_null_char, int(levels, c_int), int(rank, c_int), &
+                                int(ranks, c_int)) /= 0) stop 1
+    else
+      if (icon_case_create(trim(source)//c_null_char, int(levels, c_int)) /= 0) stop 1
+    end if
     if (present(solve_nh)) then
       if (solve_nh .and. icon_case_create_solve_nh() /= 0) stop 1
     end if
@@ -295,7 +311,7 @@ contains
                    case_real('stretch_factor'//c_null_char), &
                    case_real('flat_height'//c_null_char), &
                    case_real('rayleigh_damping_height'//c_null_char), &
-                   case_real('mean_cell_area'//c_null_char), 0_c_int, nv, nc, ne, nlev, &
+                   case_real('mean_cell_area'//c_null_char), binding_comm_id, nv, nc, ne, nlev, &
                    flag_of('limited_area'), binding_backend, rc)
   end subroutine call_grid_init
 
