@@ -79,15 +79,6 @@ DiffusionPrognosticState<M> prognostic_in_place(const icondiff_diffusion& d,
   return prognostic;
 }
 
-/// On a GPU the caller's arrays may still be written by its own queues (ICON's OpenACC `async`
-/// queues are streams icondiff does not know, and Kokkos' instance is not ordered with them): a
-/// device-wide fence waits for every stream of the device before the granule's kernels read
-/// them. The call's closing fence makes the results complete for any queue afterwards. Host
-/// builds have no such queues.
-void wait_for_caller_queues(const std::string& label) {
-  if constexpr (!host_memory) compat::fence(label);
-}
-
 }  // namespace
 
 /// diffusion_init on this rank; `exchange` is the halo exchange of a decomposed grid (nullptr on
@@ -96,18 +87,8 @@ icondiff_diffusion* create_diffusion(const icondiff_icon_grid& grid,
                                      const icondiff_diffusion_args& a,
                                      std::shared_ptr<HaloExchange<Space>> exchange) {
   const char* f = diffusion_init_name;
-  check_alive(&grid, f);
   const bool dev = a.on_gpu != 0;
-  check_memory(f, dev);
-  if (!std::is_same_v<vp, double>)
-    throw ConfigError(fmt::format(
-        "{}: this icondiff is built with ICONDIFF_MIXED_PRECISION (vp = float), but ICON4Py's "
-        "bindings pass every field as double; use a double-precision build",
-        f));
-  if (a.backend < 0 || a.backend > 2)
-    throw InvalidArgument(fmt::format(
-        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
-        a.backend));
+  check_granule_set_up(grid, f, dev, a.backend);
   const DiffusionConfig config = config_from(a);
   check_smagorinsky_heights(a);
   const index_t nc = grid.grid.num_cells, ne = grid.grid.num_edges, nv = grid.grid.num_vertices;

@@ -33,6 +33,7 @@
 #include <icondiff/grid/device_grid.hpp>
 #include <icondiff/grid/grid_checks.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
+#include <icondiff/kokkos_compat.hpp>
 #include <icondiff/statics/static_fields.hpp>
 #if ICONDIFF_HAVE_MPI
 #include <icondiff/comm/mpi_halo_exchange.hpp>
@@ -140,6 +141,21 @@ namespace icondiff::capi {
 /// Refuses pointers the granule's memory space cannot read: device pointers into a host build,
 /// host pointers into a device build (no unified memory is assumed).
 void check_memory(const char* function, bool on_gpu);
+
+/// What every granule's set-up (diffusion_init, solve_nh_init) checks first: a live grid, the
+/// memory space of the pointers, a double-precision build (ICON4Py's ABI passes doubles) and one
+/// of ICON4Py's backend selectors.
+void check_granule_set_up(const icondiff_icon_grid& grid, const char* function, bool on_gpu,
+                          int backend);
+
+/// On a GPU the caller's arrays may still be written by its own queues (ICON's OpenACC `async`
+/// queues are streams icondiff does not know, and Kokkos' instance is not ordered with them): a
+/// device-wide fence waits for every stream of the device before a run's kernels read them. The
+/// run's closing fence makes the results complete for any queue afterwards. Host builds have no
+/// such queues.
+inline void wait_for_caller_queues(const std::string& label) {
+  if constexpr (!host_memory) compat::fence(label);
+}
 
 /// Refuses a handle whose Views icondiff_finalize released.
 void check_alive(const icondiff_icon_grid* grid, const char* function);

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <type_traits>
 
 namespace icondiff::capi {
 
@@ -31,6 +32,21 @@ void check_memory(const char* function, bool on_gpu) {
         "{}: on_gpu is not set (host arrays) but this icondiff runs on {}: pass device pointers "
         "(OpenACC host_data use_device) with on_gpu",
         function, Space::name()));
+}
+
+void check_granule_set_up(const icondiff_icon_grid& grid, const char* function, bool on_gpu,
+                          int backend) {
+  check_alive(&grid, function);
+  check_memory(function, on_gpu);
+  if (!std::is_same_v<vp, double>)
+    throw ConfigError(fmt::format(
+        "{}: this icondiff is built with ICONDIFF_MIXED_PRECISION (vp = float), but ICON4Py's "
+        "bindings pass every field as double; use a double-precision build",
+        function));
+  if (backend < 0 || backend > 2)
+    throw InvalidArgument(fmt::format(
+        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)",
+        function, backend));
 }
 
 void check_alive(const icondiff_icon_grid* grid, const char* function) {

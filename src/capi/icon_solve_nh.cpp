@@ -403,28 +403,13 @@ void check_no_overlap(const std::vector<RunArray>& arrays) {
     }
 }
 
-/// As in icon_diffusion.cpp: on a GPU, wait for the caller's own queues first.
-void wait_for_caller_queues(const std::string& label) {
-  if constexpr (!host_memory) compat::fence(label);
-}
-
 }  // namespace
 
 icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondiff_solve_nh_args& a,
                                    std::shared_ptr<HaloExchange<Space>> exchange) {
   const char* f = solve_nh_init_name;
-  check_alive(&grid, f);
   const bool dev = a.on_gpu != 0;
-  check_memory(f, dev);
-  if (!std::is_same_v<vp, double>)
-    throw ConfigError(fmt::format(
-        "{}: this icondiff is built with ICONDIFF_MIXED_PRECISION (vp = float), but ICON4Py's "
-        "bindings pass every field as double; use a double-precision build",
-        f));
-  if (a.backend < 0 || a.backend > 2)
-    throw InvalidArgument(fmt::format(
-        "{}: backend = {} is not one of ICON4Py's selectors 0 (default), 1 (dace), 2 (gtfn)", f,
-        a.backend));
+  check_granule_set_up(grid, f, dev, a.backend);
   const DycoreConfig config = config_from(a);
   const int nlev = grid.vertical.num_levels();
   if (a.nflat_gradp < 1 || a.nflat_gradp > nlev)

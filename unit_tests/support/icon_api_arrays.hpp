@@ -75,7 +75,9 @@ struct IconArrays {
     doubles.reserve(160);
     bools.reserve(8);
     EXPECT_EQ(icon_case_create_part(source, levels, rank, num_ranks), 0);
-    if (solve_nh) EXPECT_EQ(icon_case_create_solve_nh(), 0);
+    if (solve_nh) {
+      EXPECT_EQ(icon_case_create_solve_nh(), 0);
+    }
     icon_case_sizes(&nc, &ne, &nv, &nlev, &nzd);
     nproma = std::max({nc, ne, nv}) + 5;
     auto& g = grid;

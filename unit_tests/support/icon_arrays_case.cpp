@@ -442,29 +442,7 @@ int icon_case_compare(const char* name_c, const double* data, int ld, int cols) 
     auto visit = [&](const FieldSpec& spec, const auto& view) {
       if (spec.name != name) return;
       found = true;
-      // A rank's part: its owned points against the whole grid's reference at their global
-      // index (halo points hold what the last exchange left; not compared).
-      const Location l = spec.location;
-      const auto points = static_cast<std::size_t>(k.grid.size(l));
-      const std::vector<index_t>& global = k.grid.global_index(l);
-      const std::vector<int>& owner = k.grid.owner_rank(l);
-      if (static_cast<int>(view.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
-        throw InvalidArgument(
-            fmt::format("{} is ({}, {}); got ({}, {})", name, points, view.extent(1), ld, cols));
-      for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < ld; ++i) {
-          const auto p = static_cast<std::size_t>(i);
-          if (p < points && !owner.empty() && owner[p] != k.grid.rank) continue;
-          const double got = data[static_cast<std::size_t>(j) * ld + i];
-          const double want =
-              p < points ? static_cast<double>(view(global.empty() ? p : global[p], j)) : sentinel;
-          if (std::memcmp(&got, &want, sizeof got) != 0) {
-            if (mismatches == 0)
-              std::fprintf(stderr, "icon_case: %s(%d, %d) = %.17g, the C++ path gives %.17g%s\n",
-                           name_c, i + 1, j + 1, got, want, p < points ? "" : " (padding)");
-            ++mismatches;
-          }
-        }
+      mismatches = count_differences(k, name, spec.location, view, data, ld, cols, "the C++ path");
     };
     DiffusionPrognosticState<H>::for_each_field(visit, *k.prognostic);
     DiffusionDiagnosticState<H>::for_each_field(visit, *k.diagnostic);

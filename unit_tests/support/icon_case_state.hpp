@@ -9,6 +9,8 @@
 #include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
 
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -77,6 +79,39 @@ int guarded(const char* what, const std::function<void()>& body);
 /// points.
 void write_rows(double* data, int ld, int cols, std::size_t points,
                 const std::function<double(std::size_t, int)>& value);
+
+/// The number of values of the caller's (ld, cols) array of field `name` (at location `l`) that
+/// differ bitwise from `reference`, the whole grid's (points, cols) field: on a rank's part its
+/// owned points at their global index (halo points hold what the last exchange left: not
+/// compared), padding rows against the sentinel. The first difference is printed, naming
+/// `reference_name`.
+template <class View>
+int count_differences(const Case& k, const std::string& name, Location l, const View& reference,
+                      const double* data, int ld, int cols, const char* reference_name) {
+  const auto points = static_cast<std::size_t>(k.grid.size(l));
+  const std::vector<index_t>& global = k.grid.global_index(l);
+  const std::vector<int>& owner = k.grid.owner_rank(l);
+  if (static_cast<int>(reference.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
+    throw InvalidArgument(name + " is (" + std::to_string(points) + ", " +
+                          std::to_string(reference.extent(1)) + "); got (" + std::to_string(ld) +
+                          ", " + std::to_string(cols) + ")");
+  int mismatches = 0;
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < ld; ++i) {
+      const auto p = static_cast<std::size_t>(i);
+      if (p < points && !owner.empty() && owner[p] != k.grid.rank) continue;
+      const double got = data[static_cast<std::size_t>(j) * ld + i];
+      const double want =
+          p < points ? static_cast<double>(reference(global.empty() ? p : global[p], j)) : sentinel;
+      if (std::memcmp(&got, &want, sizeof got) != 0) {
+        if (mismatches == 0)
+          std::fprintf(stderr, "icon_case: %s(%d, %d) = %.17g, %s gives %.17g%s\n", name.c_str(),
+                       i + 1, j + 1, got, reference_name, want, p < points ? "" : " (padding)");
+        ++mismatches;
+      }
+    }
+  return mismatches;
+}
 
 // ---- icon_solve_nh_case.cpp: the solve_nh granule's arrays, by ICON4Py's argument names --------
 // Each returns false for a name that is not one of the solve_nh granule's (or before

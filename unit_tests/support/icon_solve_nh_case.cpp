@@ -288,27 +288,8 @@ std::optional<int> compare_solve_nh(const Case& k, const std::string& name, cons
   const bool found = with_state_field(*k.solve_nh->result, name, [&](const auto& view) {
     // The location from the extent (cells and edges differ on every grid used here).
     const bool on_edges = view.extent(0) == static_cast<std::size_t>(k.host.grid.num_edges);
-    const Location l = on_edges ? Location::Edge : Location::Cell;
-    const auto points = static_cast<std::size_t>(k.grid.size(l));
-    const std::vector<index_t>& global = k.grid.global_index(l);
-    const std::vector<int>& owner = k.grid.owner_rank(l);
-    if (static_cast<int>(view.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
-      throw InvalidArgument(
-          fmt::format("{} is ({}, {}); got ({}, {})", name, points, view.extent(1), ld, cols));
-    for (int j = 0; j < cols; ++j)
-      for (int i = 0; i < ld; ++i) {
-        const auto p = static_cast<std::size_t>(i);
-        if (p < points && !owner.empty() && owner[p] != k.grid.rank) continue;
-        const double got = data[static_cast<std::size_t>(j) * ld + i];
-        const double want =
-            p < points ? static_cast<double>(view(global.empty() ? p : global[p], j)) : sentinel;
-        if (std::memcmp(&got, &want, sizeof got) != 0) {
-          if (mismatches == 0)
-            std::fprintf(stderr, "icon_case: %s(%d, %d) = %.17g, the C++ granule gives %.17g%s\n",
-                         name.c_str(), i + 1, j + 1, got, want, p < points ? "" : " (padding)");
-          ++mismatches;
-        }
-      }
+    mismatches = count_differences(k, name, on_edges ? Location::Edge : Location::Cell, view, data,
+                                   ld, cols, "the C++ granule");
   });
   if (!found) return std::nullopt;
   return mismatches;
