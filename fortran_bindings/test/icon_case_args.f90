@@ -1,13 +1,24 @@
-!> The icondiff module's argument types filled from the case of icon_case_arrays.
+!> The icondiff module's argument types filled from the case of icon_case_arrays, and the check of
+!> a documented refusal (expect_failure).
 module icon_case_args
   use, intrinsic :: iso_c_binding
   use icondiff
   use icon_case_arrays
   implicit none
   private
-  public :: fill_grid_args, fill_diffusion_args
+  public :: fill_grid_args, fill_diffusion_args, expect_failure
 
 contains
+
+  !> rc = 2 and the last error mentions `needle`; the program goes on either way.
+  subroutine expect_failure(rc, needle, what)
+    integer(c_int), intent(in) :: rc
+    character(len=*), intent(in) :: needle, what
+    character(len=:), allocatable :: message
+    message = icondiff_last_error()
+    call check(rc == 2, what//': rc = 2 expected')
+    call check(index(message, needle) > 0, what//": message '"//message//"' lacks '"//needle//"'")
+  end subroutine expect_failure
 
   subroutine fill_grid_args(grid_args)
     type(icondiff_icon_grid_args_t), intent(out) :: grid_args

@@ -158,16 +158,4 @@ program test_fortran_granule
   end if
   print '(a)', 'PASSED'
 
-contains
-
-  !> rc = 2 and the last error mentions `needle`; the program goes on either way.
-  subroutine expect_failure(rc, needle, what)
-    integer(c_int), intent(in) :: rc
-    character(len=*), intent(in) :: needle, what
-    character(len=:), allocatable :: message
-    message = icondiff_last_error()
-    call check(rc == 2, what//': rc = 2 expected')
-    call check(index(message, needle) > 0, what//": message '"//message//"' lacks '"//needle//"'")
-  end subroutine expect_failure
-
 end program test_fortran_granule

@@ -118,16 +118,6 @@ program test_fortran_solve_nh
 
 contains
 
-  !> rc = 2 and the last error mentions `needle`; the program goes on either way.
-  subroutine expect_failure(rc, needle, what)
-    integer(c_int), intent(in) :: rc
-    character(len=*), intent(in) :: needle, what
-    character(len=:), allocatable :: message
-    message = icondiff_last_error()
-    call check(rc == 2, what//': rc = 2 expected')
-    call check(index(message, needle) > 0, what//": message '"//message//"' lacks '"//needle//"'")
-  end subroutine expect_failure
-
   !> solve_nh_run on the drop-in's state with another vn_now.
   subroutine solve_nh_run_with_vn_now(vn_now, rc)
     real(c_double), intent(inout), target, contiguous :: vn_now(:, :)
