@@ -126,69 +126,55 @@ DycoreConfig config_from(const icondiff_solve_nh_args& a) {
   return c;
 }
 
-/// The static arrays solve_nh_init copies as they are: the field's name in icondiff (statics/
-/// static_fields.hpp) -> the argument.
-std::map<std::string, const icondiff_array*> plain_metric_arrays(const icondiff_solve_nh_args& a) {
-  return {{"reference_rho_at_edges_on_model_levels", &a.rho_ref_me},
-          {"reference_theta_at_edges_on_model_levels", &a.theta_ref_me},
-          {"ddxn_z_full", &a.ddxn_z_full},
-          {"horizontal_mask_for_3d_divdamp", &a.hmask_dd3d},
-          {"exner_w_explicit_weight_parameter", &a.vwind_expl_wgt},
-          {"exner_w_implicit_weight_parameter", &a.vwind_impl_wgt},
-          {"inv_ddqz_z_full", &a.inv_ddqz_z_full},
-          {"ddqz_z_half", &a.ddqz_z_half},
-          {"reference_exner_at_cells_on_model_levels", &a.exner_ref_mc},
-          {"wgtfac_c", &a.wgtfac_c},
-          {"wgtfac_e", &a.wgtfac_e},
-          {"ddxt_z_full", &a.ddxt_z_full},
-          {"coeff_gradekin", &a.coeff_gradekin},
-          {"ddqz_z_full_e", &a.ddqz_z_full_e},
-          {"coeff1_dwdz", &a.coeff1_dwdz},
-          {"coeff2_dwdz", &a.coeff2_dwdz},
-          {"theta_ref_mc", &a.theta_ref_mc},
-          {"ddz_of_reference_exner_at_cells_on_half_levels", &a.d_exner_dz_ref_ic},
-          {"reference_rho_at_cells_on_model_levels", &a.rho_ref_mc},
-          {"reference_theta_at_cells_on_half_levels", &a.theta_ref_ic},
-          {"time_extrapolation_parameter_for_exner", &a.exner_exfac},
-          {"d2dexdz2_fac1_mc", &a.d2dexdz2_fac1_mc},
-          {"d2dexdz2_fac2_mc", &a.d2dexdz2_fac2_mc}};
+/// One argument of solve_nh_init: its name (for messages) and its array.
+struct NamedArgument {
+  const char* name;
+  const icondiff_array* array;
+};
+
+/// The static arrays solve_nh_init copies as they are, by the field's name in icondiff
+/// (statics/static_fields.hpp).
+std::map<std::string, NamedArgument> plain_metric_arrays(const icondiff_solve_nh_args& a) {
+  return {{"reference_rho_at_edges_on_model_levels", {"rho_ref_me", &a.rho_ref_me}},
+          {"reference_theta_at_edges_on_model_levels", {"theta_ref_me", &a.theta_ref_me}},
+          {"ddxn_z_full", {"ddxn_z_full", &a.ddxn_z_full}},
+          {"horizontal_mask_for_3d_divdamp", {"hmask_dd3d", &a.hmask_dd3d}},
+          {"exner_w_explicit_weight_parameter", {"vwind_expl_wgt", &a.vwind_expl_wgt}},
+          {"exner_w_implicit_weight_parameter", {"vwind_impl_wgt", &a.vwind_impl_wgt}},
+          {"inv_ddqz_z_full", {"inv_ddqz_z_full", &a.inv_ddqz_z_full}},
+          {"ddqz_z_half", {"ddqz_z_half", &a.ddqz_z_half}},
+          {"reference_exner_at_cells_on_model_levels", {"exner_ref_mc", &a.exner_ref_mc}},
+          {"wgtfac_c", {"wgtfac_c", &a.wgtfac_c}},
+          {"wgtfac_e", {"wgtfac_e", &a.wgtfac_e}},
+          {"ddxt_z_full", {"ddxt_z_full", &a.ddxt_z_full}},
+          {"coeff_gradekin", {"coeff_gradekin", &a.coeff_gradekin}},
+          {"ddqz_z_full_e", {"ddqz_z_full_e", &a.ddqz_z_full_e}},
+          {"coeff1_dwdz", {"coeff1_dwdz", &a.coeff1_dwdz}},
+          {"coeff2_dwdz", {"coeff2_dwdz", &a.coeff2_dwdz}},
+          {"theta_ref_mc", {"theta_ref_mc", &a.theta_ref_mc}},
+          {"ddz_of_reference_exner_at_cells_on_half_levels",
+           {"d_exner_dz_ref_ic", &a.d_exner_dz_ref_ic}},
+          {"reference_rho_at_cells_on_model_levels", {"rho_ref_mc", &a.rho_ref_mc}},
+          {"reference_theta_at_cells_on_half_levels", {"theta_ref_ic", &a.theta_ref_ic}},
+          {"time_extrapolation_parameter_for_exner", {"exner_exfac", &a.exner_exfac}},
+          {"d2dexdz2_fac1_mc", {"d2dexdz2_fac1_mc", &a.d2dexdz2_fac1_mc}},
+          {"d2dexdz2_fac2_mc", {"d2dexdz2_fac2_mc", &a.d2dexdz2_fac2_mc}}};
 }
 
-std::map<std::string, const icondiff_array*> plain_interpolation_arrays(
-    const icondiff_solve_nh_args& a) {
-  return {{"geofac_grg_x", &a.geofac_grg_x},
-          {"geofac_grg_y", &a.geofac_grg_y},
-          {"pos_on_tplane_e_1", &a.pos_on_tplane_e_1},
-          {"pos_on_tplane_e_2", &a.pos_on_tplane_e_2},
-          {"c_lin_e", &a.c_lin_e},
-          {"nudgecoeff_e", &a.nudgecoeff_e},
-          {"geofac_grdiv", &a.geofac_grdiv},
-          {"geofac_div", &a.geofac_div},
-          {"e_bln_c_s", &a.e_bln_c_s},
-          {"c_intp", &a.c_intp},
-          {"geofac_rot", &a.geofac_rot},
-          {"geofac_n2s", &a.geofac_n2s},
-          {"e_flx_avg", &a.e_flx_avg}};
-}
-
-/// The argument name of an icondiff field name in the maps above (for messages).
-std::string argument_of(const std::map<std::string, const icondiff_array*>& arrays,
-                        const icondiff_solve_nh_args& a, const std::string& field) {
-  const icondiff_array* p = arrays.at(field);
-#define ICONDIFF_ARGUMENT_NAME(member) \
-  if (p == &a.member) return #member;
-  ICONDIFF_ARGUMENT_NAME(rho_ref_me)
-  ICONDIFF_ARGUMENT_NAME(theta_ref_me)
-  ICONDIFF_ARGUMENT_NAME(hmask_dd3d)
-  ICONDIFF_ARGUMENT_NAME(vwind_expl_wgt)
-  ICONDIFF_ARGUMENT_NAME(vwind_impl_wgt)
-  ICONDIFF_ARGUMENT_NAME(exner_ref_mc)
-  ICONDIFF_ARGUMENT_NAME(d_exner_dz_ref_ic)
-  ICONDIFF_ARGUMENT_NAME(rho_ref_mc)
-  ICONDIFF_ARGUMENT_NAME(theta_ref_ic)
-  ICONDIFF_ARGUMENT_NAME(exner_exfac)
-#undef ICONDIFF_ARGUMENT_NAME
-  return field;  // the other arguments are named as the fields
+std::map<std::string, NamedArgument> plain_interpolation_arrays(const icondiff_solve_nh_args& a) {
+  return {{"geofac_grg_x", {"geofac_grg_x", &a.geofac_grg_x}},
+          {"geofac_grg_y", {"geofac_grg_y", &a.geofac_grg_y}},
+          {"pos_on_tplane_e_1", {"pos_on_tplane_e_1", &a.pos_on_tplane_e_1}},
+          {"pos_on_tplane_e_2", {"pos_on_tplane_e_2", &a.pos_on_tplane_e_2}},
+          {"c_lin_e", {"c_lin_e", &a.c_lin_e}},
+          {"nudgecoeff_e", {"nudgecoeff_e", &a.nudgecoeff_e}},
+          {"geofac_grdiv", {"geofac_grdiv", &a.geofac_grdiv}},
+          {"geofac_div", {"geofac_div", &a.geofac_div}},
+          {"e_bln_c_s", {"e_bln_c_s", &a.e_bln_c_s}},
+          {"c_intp", {"c_intp", &a.c_intp}},
+          {"geofac_rot", {"geofac_rot", &a.geofac_rot}},
+          {"geofac_n2s", {"geofac_n2s", &a.geofac_n2s}},
+          {"e_flx_avg", {"e_flx_avg", &a.e_flx_avg}}};
 }
 
 /// ICON's (nproma, 3) wgtfacq_c/e (column j: level nlev - j, 1-based) as the (points, nlev) field
@@ -436,16 +422,16 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   const auto metric_arrays = plain_metric_arrays(a);
   for (const FieldSpec& spec : DycoreMetricState<M>::field_specs())
     if (const auto it = metric_arrays.find(spec.name); it != metric_arrays.end())
-      check_field_array(*it->second, f, argument_of(metric_arrays, a, spec.name).c_str(), spec,
-                        sizes);
+      check_field_array(*it->second.array, f, it->second.name, spec, sizes);
   const auto interpolation_arrays = plain_interpolation_arrays(a);
   for (const FieldSpec& spec : DycoreInterpolationState<M>::field_specs()) {
     const auto it = interpolation_arrays.find(spec.name);
     if (it == interpolation_arrays.end()) continue;
     if (std::string(spec.name).rfind("pos_on_tplane_e_", 0) == 0)  // ICON4Py reads [:, 0:2]
-      check_array(*it->second, f, spec.name, {at_least(ne, "num_edges"), at_least(2, "E2C")});
+      check_array(*it->second.array, f, it->second.name,
+                  {at_least(ne, "num_edges"), at_least(2, "E2C")});
     else
-      check_field_array(*it->second, f, spec.name, spec, sizes);
+      check_field_array(*it->second.array, f, it->second.name, spec, sizes);
   }
   check_array(a.wgtfacq_c, f, "wgtfacq_c", {at_least(nc, "num_cells"), exactly(3, "3 levels")});
   check_array(a.wgtfacq_e, f, "wgtfacq_e", {at_least(ne, "num_edges"), exactly(3, "3 levels")});
@@ -479,7 +465,8 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   const auto rbf_vec_coeff_e = transposed_rbf(a.rbf_vec_coeff_e, edges, dev);
 
   std::map<std::string, ExternalArray> metric;
-  for (const auto& [name, array] : metric_arrays) metric[name] = external<double>(*array);
+  for (const auto& [name, argument] : metric_arrays)
+    metric[name] = external<double>(*argument.array);
   metric["wgtfacq_c"] = owned(wgtfacq_c);
   metric["wgtfacq_e"] = owned(wgtfacq_e);
   metric["zdiff_gradp"] = owned(zdiff_gradp);
@@ -490,8 +477,8 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   in.metric.scaling_factor_for_3d_divdamp = profile(a.scalfac_dd3d, "scalfac_dd3d", nlev, dev);
 
   std::map<std::string, ExternalArray> interpolation;
-  for (const auto& [name, array] : interpolation_arrays)
-    interpolation[name] = external<double>(*array);
+  for (const auto& [name, argument] : interpolation_arrays)
+    interpolation[name] = external<double>(*argument.array);
   interpolation["rbf_vec_coeff_e"] = owned(rbf_vec_coeff_e);
   in.interpolation = copy_from_caller<DycoreInterpolationState>(interpolation, sizes, what, dev);
   // rbf_vec_coeff_v: checked; the programs of solve_nh do not read it (the diffusion does).
@@ -505,10 +492,9 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   DycoreMetricState<M>::for_each_field(
       [&](const FieldSpec& spec, const auto& view) {
         if constexpr (std::is_floating_point_v<typename std::decay_t<decltype(view)>::value_type>)
-          check_finite(view, f,
-                       metric_arrays.count(spec.name)
-                           ? argument_of(metric_arrays, a, spec.name).c_str()
-                           : spec.name);
+          check_finite(
+              view, f,
+              metric_arrays.count(spec.name) ? metric_arrays.at(spec.name).name : spec.name);
       },
       in.metric);
   DycoreInterpolationState<M>::for_each_field(
