@@ -198,6 +198,37 @@ TEST(SolveNhApiErrors, InitRefusesWhatIsWrongByName) {
     expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "pg_vertidx(1)");
     level[0] = kept;
   }
+  // Found by fuzz_capi_solve_nh: a pg_* list of negative length (all three alike) was read as
+  // 2^64 - 1 values, and the Fortran module's mark of a non-contiguous array (data NULL,
+  // SIZE(x, 1) = -1) on all three made the list silently absent.
+  if (s.init.pg_edgeidx.data != nullptr) {
+    a = s.init;
+    a.pg_edgeidx.size[0] = a.pg_vertidx.size[0] = a.pg_exdist.size[0] = -1;
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT,
+                   "SIZE(pg_edgeidx, 1) = -1, expected at least 0");
+    a = s.init;
+    for (icondiff_array* x : {&a.pg_edgeidx, &a.pg_vertidx, &a.pg_exdist})
+      *x = {nullptr, {-1, 0, 0}};
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "pg_edgeidx is not contiguous");
+    a = s.init;
+    a.pg_exdist = {nullptr, {-1, 0, 0}};
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "pg_exdist is not contiguous");
+  }
+  // vertidx_gradp on the levels the pressure gradient reads (below nflat_gradp): a level of the
+  // column, named 1-based (INT_MIN overflowed the conversion to offsets before).
+  ASSERT_LT(s.init.nflat_gradp, arrays.nlev);
+  {
+    auto* level = static_cast<int*>(s.init.vertidx_gradp.data);
+    const std::size_t ld = s.init.vertidx_gradp.size[0];
+    const std::size_t at = 3 + ld * (1 + 2 * (arrays.nlev - 1));  // (4, 2, nlev), 1-based
+    const int kept = level[at];
+    level[at] = std::numeric_limits<int>::min();
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                   "vertidx_gradp(4, 2, 6) = -2147483648 is not a level 1..6");
+    level[at] = arrays.nlev + 1;
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "vertidx_gradp(4, 2, 6) = 7");
+    level[at] = kept;
+  }
   // Unchanged arguments still work after every refusal.
   icondiff_solve_nh* granule = nullptr;
   EXPECT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &granule), ICONDIFF_OK)
@@ -237,10 +268,34 @@ TEST(SolveNhApiErrors, RunRefusesWhatIsWrongByName) {
   r = good;
   r.divdamp_fac_o2 = std::nan("");
   expect_run_refused(h.granule, r, "divdamp_fac_o2 = nan");
+  // Found by fuzz_capi_solve_nh: max_vcfl_size1_array is written after the substep, so it must
+  // not lie inside another argument either.
+  r = good;
+  r.max_vcfl_size1_array.data = static_cast<double*>(r.vn_new.data) + 5;
+  expect_run_refused(h.granule, r, "vn_new and max_vcfl_size1_array overlap in memory");
+  r = good;
+  r.rho_new.data = static_cast<double*>(r.rho_now.data) + 7;  // partly: refused before any read
+  expect_run_refused(h.granule, r, "rho_now and rho_new overlap in memory:");
+  r = good;
+  r.vn_incr = {nullptr, {-1, 0, 0}};  // optional, but not contiguous: not silently absent
+  expect_run_refused(h.granule, r, "vn_incr is not contiguous");
   int calls = -1;
   EXPECT_EQ(icondiff_solve_nh_calls(h.granule, &calls), ICONDIFF_OK);
   EXPECT_EQ(calls, 0);  // nothing ran
   EXPECT_EQ(icondiff_solve_nh_run(h.granule, &good), ICONDIFF_OK) << icondiff_last_error();
+}
+
+// Found by fuzz_capi_solve_nh: grid_init's flat_height at or below the surface leaves no level
+// with terrain-following surfaces; solve_nh_init said "dycore: nflatlev = 6", which the caller
+// never passed, instead of naming grid_init's flat_height.
+TEST(SolveNhApiErrors, InitNamesGridInitsFlatHeight) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  arrays.grid.flat_height = 0.0;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's flat_height = 0 is not above the lowest model level");
 }
 
 }  // namespace
