@@ -435,6 +435,15 @@ struct Case {
           std::make_pair(&grid.rayleigh_damping_height, "grid rayleigh_damping_height"),
           std::make_pair(&grid.mean_cell_area, "grid mean_cell_area")})
       targets.push_back({nullptr, nullptr, field, {}, {}, {}, {}, name});
+    // Appended later (the targets before keep their bytes): the backend selectors and memory
+    // flags, and the value max_vcfl_size1_array carries into the run.
+    for (auto [field, name] :
+         {std::make_pair(&init.backend, "backend"), std::make_pair(&grid.backend, "grid backend")})
+      targets.push_back({nullptr, nullptr, nullptr, field, {}, {}, {}, name});
+    for (auto [field, name] :
+         {std::make_pair(&init.on_gpu, "on_gpu"), std::make_pair(&run.on_gpu, "run on_gpu")})
+      targets.push_back({nullptr, nullptr, nullptr, nullptr, field, {}, {}, name});
+    targets.push_back({nullptr, &max_vcfl, {}, {}, {}, {}, {}, "run max_vcfl value"});
     pristine_ints = ints;
     pristine_doubles = doubles;
     pristine_grid = grid;

@@ -298,5 +298,20 @@ TEST(SolveNhApiErrors, InitNamesGridInitsFlatHeight) {
                  "grid_init's flat_height = 0 is not above the lowest model level");
 }
 
+// The same for a vct_a whose every level lies above ICON's htop_moist_proc (22.5 km): the dycore's
+// kstart_moist = nlev, named as grid_init's vct_a.
+TEST(SolveNhApiErrors, InitNamesGridInitsVctAWithoutMoistLevels) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  auto* vct_a = static_cast<double*>(arrays.grid.vct_a.data);
+  for (int k = 0; k <= arrays.nlev; ++k) vct_a[k] += 1.0e5;
+  arrays.grid.flat_height += 1.0e5;
+  arrays.grid.rayleigh_damping_height = vct_a[0] + 1.0;  // no damping layer
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's vct_a puts every level above ICON's htop_moist_proc");
+}
+
 }  // namespace
 }  // namespace icondiff::test

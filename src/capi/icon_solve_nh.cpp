@@ -13,7 +13,6 @@
 
 #include <icondiff_c.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -331,6 +330,7 @@ struct RunArray {
   const char* name;
   const icondiff_array* array;
   bool output;
+  bool one_value = false;  ///< max_vcfl_size1_array: one double, whatever its unused extents
 };
 
 std::vector<RunArray> run_arrays(const icondiff_solve_nh_run_args& a) {
@@ -400,20 +400,21 @@ State<M> in_place(const std::vector<RunArray>& arrays, const FieldSizes& sizes, 
 
 /// Every output must be an array of its own, apart from every other argument.
 void check_no_overlap(const std::vector<RunArray>& arrays) {
-  // Extents: SIZE(x, 1) * SIZE(x, 2) doubles, or SIZE(x, 1) for max_vcfl_size1_array (checked
-  // before).
-  const auto bounds = [](const icondiff_array& x) {
+  // Extents: SIZE(x, 1) * SIZE(x, 2) doubles (checked before), one for max_vcfl_size1_array.
+  const auto bounds = [](const RunArray& r) {
+    const icondiff_array& x = *r.array;
     const auto begin = reinterpret_cast<std::uintptr_t>(x.data);
-    return std::make_pair(begin, begin + static_cast<std::uintptr_t>(x.size[0]) *
-                                             static_cast<std::uintptr_t>(std::max(x.size[1], 1)) *
-                                             sizeof(double));
+    const auto count = r.one_value ? std::uintptr_t(1)
+                                   : static_cast<std::uintptr_t>(x.size[0]) *
+                                         static_cast<std::uintptr_t>(x.size[1]);
+    return std::make_pair(begin, begin + count * sizeof(double));
   };
   for (std::size_t i = 0; i < arrays.size(); ++i)
     for (std::size_t j = i + 1; j < arrays.size(); ++j) {
       const RunArray &x = arrays[i], &y = arrays[j];
       if (x.array->data == nullptr || y.array->data == nullptr || !(x.output || y.output)) continue;
-      const auto [xb, xe] = bounds(*x.array);
-      const auto [yb, ye] = bounds(*y.array);
+      const auto [xb, xe] = bounds(x);
+      const auto [yb, ye] = bounds(y);
       if (xb < ye && yb < xe)
         throw InvalidArgument(fmt::format(
             "{}: {} and {} overlap in memory{}: the granule writes {} in place, so every output "
@@ -614,7 +615,7 @@ void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_sol
         fmt::format("{}: is_iau_active is set, but vn_incr, rho_incr or exner_incr is absent", f));
   // max_vcfl_size1_array is read before the substep and written after it: an output too.
   std::vector<RunArray> with_max_vcfl = arrays;
-  with_max_vcfl.push_back({"max_vcfl_size1_array", &a.max_vcfl_size1_array, true});
+  with_max_vcfl.push_back({"max_vcfl_size1_array", &a.max_vcfl_size1_array, true, true});
   check_no_overlap(with_max_vcfl);
 }
 
