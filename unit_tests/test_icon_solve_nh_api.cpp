@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -311,6 +312,36 @@ TEST(SolveNhApiErrors, InitNamesGridInitsVctAWithoutMoistLevels) {
   ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
   expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
                  "grid_init's vct_a puts every level above ICON's htop_moist_proc");
+}
+
+// A grid of 2 levels (grid_init takes nlev >= 2, as the diffusion) with solve_nh_init's arrays in
+// their shapes: the conversion of wgtfacq_c wrote level -1 (a segfault) before the dycore's own
+// check of nlev >= 3 came.
+TEST(SolveNhApiErrors, InitRefusesFewerThanThreeLevels) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  arrays.grid.vertical_size = 2;
+  arrays.grid.vct_a.size[0] = 3;
+  static_cast<double*>(arrays.grid.vct_a.data)[2] = 0.0;
+  arrays.grid.flat_height = static_cast<double*>(arrays.grid.vct_a.data)[1];
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  auto a = s.init;
+  auto* first = reinterpret_cast<icondiff_array*>(&a);
+  const std::size_t n = offsetof(icondiff_solve_nh_args, itime_scheme) / sizeof(icondiff_array);
+  for (std::size_t i = 0; i < n; ++i) {
+    icondiff_array& x = first[i];
+    for (int d = 1; d < 3; ++d) {
+      if (x.size[d] == 6) x.size[d] = 2;
+      if (x.size[d] == 7) x.size[d] = 3;
+    }
+  }
+  a.c_intp.size[1] = a.geofac_rot.size[1] = 6;  // neighbours, not levels
+  a.rayleigh_w.size[0] = 3;
+  a.scalfac_dd3d.size[0] = 2;
+  a.nflat_gradp = 1;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's vertical_size = 2 (nlev): solve_nh needs at least 3 levels");
 }
 
 }  // namespace

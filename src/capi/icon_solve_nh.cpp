@@ -433,6 +433,13 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   check_granule_set_up(grid, f, dev, a.backend);
   const DycoreConfig config = config_from(a);
   const int nlev = grid.vertical.num_levels();
+  // Before any conversion: wgtfacq_c/e hold levels nlev, nlev - 1 and nlev - 2 (grid_init itself
+  // takes 2 levels, enough for the diffusion).
+  if (nlev < 3)
+    throw InvalidArgument(fmt::format(
+        "{}: grid_init's vertical_size = {} (nlev): solve_nh needs at least 3 levels (wgtfacq_c "
+        "and wgtfacq_e extrapolate to the surface from the lowest three)",
+        f, nlev));
   if (a.nflat_gradp < 1 || a.nflat_gradp > nlev)
     throw InvalidArgument(
         fmt::format("{}: nflat_gradp = {} is not a level 1..{} (nlev)", f, a.nflat_gradp, nlev));
