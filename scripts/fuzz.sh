@@ -9,7 +9,8 @@
 #
 #   --seconds N       run each harness N seconds (default 60; what CI runs)
 #   --runs N          run each harness for N inputs instead
-#   --only H,...      only these harnesses (grid_file, savepoint_file, run_config, partition_file, capi_static)
+#   --only H,...      only these harnesses (grid_file, savepoint_file, run_config, partition_file,
+#                     capi_static, capi_solve_nh)
 #   --build-dir DIR   build folder (default: build-fuzz)
 #   --artifacts DIR   where the inputs of findings go (default: <build-dir>/fuzz-artifacts)
 #   --keep-corpus DIR copy each harness's grown corpus to DIR/<harness>/ at the end
@@ -35,7 +36,7 @@ die() {
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/ci_timing.sh
 source "$repo/scripts/ci_timing.sh"
-all_harnesses=(grid_file savepoint_file run_config partition_file capi_static)
+all_harnesses=(grid_file savepoint_file run_config partition_file capi_static capi_solve_nh)
 seconds=60
 runs=""
 only=""
@@ -150,7 +151,10 @@ make_seeds() {
   nccopy -k cdf5 "$t/two/diffusion-exit.rank1.nc" "$s/r1b0_exit_rank1_of_2_cdf5.nc"
   rm -rf "$t"
 }
-make_seeds
+# Only the grid and savepoint harnesses read them.
+if [[ " ${harnesses[*]} " == *" grid_file "* || " ${harnesses[*]} " == *" savepoint_file "* ]]; then
+  make_seeds
+fi
 
 # ---- Run ---------------------------------------------------------------------------------------
 scratch_root=/dev/shm

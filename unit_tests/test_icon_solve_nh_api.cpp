@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -198,6 +199,37 @@ TEST(SolveNhApiErrors, InitRefusesWhatIsWrongByName) {
     expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "pg_vertidx(1)");
     level[0] = kept;
   }
+  // Found by fuzz_capi_solve_nh: a pg_* list of negative length (all three alike) was read as
+  // 2^64 - 1 values, and the Fortran module's mark of a non-contiguous array (data NULL,
+  // SIZE(x, 1) = -1) on all three made the list silently absent.
+  if (s.init.pg_edgeidx.data != nullptr) {
+    a = s.init;
+    a.pg_edgeidx.size[0] = a.pg_vertidx.size[0] = a.pg_exdist.size[0] = -1;
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT,
+                   "SIZE(pg_edgeidx, 1) = -1, expected at least 0");
+    a = s.init;
+    for (icondiff_array* x : {&a.pg_edgeidx, &a.pg_vertidx, &a.pg_exdist})
+      *x = {nullptr, {-1, 0, 0}};
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "pg_edgeidx is not contiguous");
+    a = s.init;
+    a.pg_exdist = {nullptr, {-1, 0, 0}};
+    expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT, "pg_exdist is not contiguous");
+  }
+  // vertidx_gradp on the levels the pressure gradient reads (below nflat_gradp): a level of the
+  // column, named 1-based (INT_MIN overflowed the conversion to offsets before).
+  ASSERT_LT(s.init.nflat_gradp, arrays.nlev);
+  {
+    auto* level = static_cast<int*>(s.init.vertidx_gradp.data);
+    const std::size_t ld = s.init.vertidx_gradp.size[0];
+    const std::size_t at = 3 + ld * (1 + 2 * (arrays.nlev - 1));  // (4, 2, nlev), 1-based
+    const int kept = level[at];
+    level[at] = std::numeric_limits<int>::min();
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                   "vertidx_gradp(4, 2, 6) = -2147483648 is not a level 1..6");
+    level[at] = arrays.nlev + 1;
+    expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT, "vertidx_gradp(4, 2, 6) = 7");
+    level[at] = kept;
+  }
   // Unchanged arguments still work after every refusal.
   icondiff_solve_nh* granule = nullptr;
   EXPECT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &granule), ICONDIFF_OK)
@@ -237,10 +269,79 @@ TEST(SolveNhApiErrors, RunRefusesWhatIsWrongByName) {
   r = good;
   r.divdamp_fac_o2 = std::nan("");
   expect_run_refused(h.granule, r, "divdamp_fac_o2 = nan");
+  // Found by fuzz_capi_solve_nh: max_vcfl_size1_array is written after the substep, so it must
+  // not lie inside another argument either.
+  r = good;
+  r.max_vcfl_size1_array.data = static_cast<double*>(r.vn_new.data) + 5;
+  expect_run_refused(h.granule, r, "vn_new and max_vcfl_size1_array overlap in memory");
+  r = good;
+  r.rho_new.data = static_cast<double*>(r.rho_now.data) + 7;  // partly: refused before any read
+  expect_run_refused(h.granule, r, "rho_now and rho_new overlap in memory:");
+  r = good;
+  r.vn_incr = {nullptr, {-1, 0, 0}};  // optional, but not contiguous: not silently absent
+  expect_run_refused(h.granule, r, "vn_incr is not contiguous");
   int calls = -1;
   EXPECT_EQ(icondiff_solve_nh_calls(h.granule, &calls), ICONDIFF_OK);
   EXPECT_EQ(calls, 0);  // nothing ran
   EXPECT_EQ(icondiff_solve_nh_run(h.granule, &good), ICONDIFF_OK) << icondiff_last_error();
+}
+
+// Found by fuzz_capi_solve_nh: grid_init's flat_height at or below the surface leaves no level
+// with terrain-following surfaces; solve_nh_init said "dycore: nflatlev = 6", which the caller
+// never passed, instead of naming grid_init's flat_height.
+TEST(SolveNhApiErrors, InitNamesGridInitsFlatHeight) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  arrays.grid.flat_height = 0.0;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's flat_height = 0 is not above the lowest model level");
+}
+
+// The same for a vct_a whose every level lies above ICON's htop_moist_proc (22.5 km): the dycore's
+// kstart_moist = nlev, named as grid_init's vct_a.
+TEST(SolveNhApiErrors, InitNamesGridInitsVctAWithoutMoistLevels) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  auto* vct_a = static_cast<double*>(arrays.grid.vct_a.data);
+  for (int k = 0; k <= arrays.nlev; ++k) vct_a[k] += 1.0e5;
+  arrays.grid.flat_height += 1.0e5;
+  arrays.grid.rayleigh_damping_height = vct_a[0] + 1.0;  // no damping layer
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  expect_refused(h.grid, s.init, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's vct_a puts every level above ICON's htop_moist_proc");
+}
+
+// A grid of 2 levels (grid_init takes nlev >= 2, as the diffusion) with solve_nh_init's arrays in
+// their shapes: the conversion of wgtfacq_c wrote level -1 (a segfault) before the dycore's own
+// check of nlev >= 3 came.
+TEST(SolveNhApiErrors, InitRefusesFewerThanThreeLevels) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays);
+  SolveNhHandles h;
+  arrays.grid.vertical_size = 2;
+  arrays.grid.vct_a.size[0] = 3;
+  static_cast<double*>(arrays.grid.vct_a.data)[2] = 0.0;
+  arrays.grid.flat_height = static_cast<double*>(arrays.grid.vct_a.data)[1];
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK) << icondiff_last_error();
+  auto a = s.init;
+  auto* first = reinterpret_cast<icondiff_array*>(&a);
+  const std::size_t n = offsetof(icondiff_solve_nh_args, itime_scheme) / sizeof(icondiff_array);
+  for (std::size_t i = 0; i < n; ++i) {
+    icondiff_array& x = first[i];
+    for (int d = 1; d < 3; ++d) {
+      if (x.size[d] == 6) x.size[d] = 2;
+      if (x.size[d] == 7) x.size[d] = 3;
+    }
+  }
+  a.c_intp.size[1] = a.geofac_rot.size[1] = 6;  // neighbours, not levels
+  a.rayleigh_w.size[0] = 3;
+  a.scalfac_dd3d.size[0] = 2;
+  a.nflat_gradp = 1;
+  expect_refused(h.grid, a, ICONDIFF_INVALID_ARGUMENT,
+                 "grid_init's vertical_size = 2 (nlev): solve_nh needs at least 3 levels");
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ struct icondiff_icon_grid {
   icondiff::DycoreEdgeParams<icondiff::capi::M> dycore_edges;
   double mean_cell_area = 0;  ///< grid_init's mean_cell_area (the whole grid's)
   int nflatlev = 0;           ///< from vct_a and flat_height (0-based, as VerticalGrid)
+  double flat_height = 0;     ///< grid_init's flat_height (for solve_nh_init's messages)
   int kstart_moist = 0;       ///< from vct_a and ICON's default htop_moist_proc (0-based)
   /// The static fields the granules of this grid were given, by name: a field that
   /// diffusion_init and solve_nh_init both take (theta_ref_mc, wgtfac_c, geofac_div, ...) is held

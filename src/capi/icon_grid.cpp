@@ -235,6 +235,7 @@ icondiff_icon_grid* create_grid(const icondiff_icon_grid_args& a, int rank, int 
   if (!std::isfinite(a.flat_height))
     throw InvalidArgument(fmt::format("{}: flat_height = {} is not finite", f, a.flat_height));
   handle->nflatlev = end_index_of_flat_layer(vct_a, a.flat_height);
+  handle->flat_height = a.flat_height;
   handle->kstart_moist = start_index_of_moist_physics(vct_a, VerticalGridConfig{}.htop_moist_proc);
   handle->whole_sizes = handle->device.sizes();
   return handle.release();

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -193,10 +194,13 @@ FieldView<vp, 2, M> surface_weights(const icondiff_array& a, const char* name, s
 
 /// ICON's (nproma, 2, nlev) zdiff_gradp / vertidx_gradp (levels 1-based) as the dense (edges, 2,
 /// nlev) field, vertidx_gradp as the offset k' - k (ICON4Py's index2offset; ICON's zeros where
-/// the list is unused become offsets nobody reads).
+/// the list is unused become offsets nobody reads). The pressure gradient reads vertidx_gradp on
+/// the levels below nflat_gradp (1-based, as ICON's): there each value must be a level 1..nlev
+/// (InvalidArgument naming the first that is not); elsewhere a value whose offset would not fit
+/// an int becomes offset 0 (never read).
 template <class T>
 FieldView<T, 3, M> gradient_field(const icondiff_array& a, const char* name, std::size_t edges,
-                                  int nlev, bool dev, bool to_offset) {
+                                  int nlev, bool dev, bool to_offset, int nflat_gradp = 0) {
   using Source = std::conditional_t<std::is_same_v<T, int>, int, double>;
   const std::vector<Source> values = host_values<Source, M>(a, 3, dev);
   const auto ld = static_cast<std::size_t>(a.size[0]);
@@ -206,10 +210,22 @@ FieldView<T, 3, M> gradient_field(const icondiff_array& a, const char* name, std
     for (std::size_t j = 0; j < 2; ++j)
       for (std::size_t e = 0; e < edges; ++e) {
         const Source v = values[(k * 2 + j) * ld + e];
-        if constexpr (std::is_same_v<T, int>)
-          host(e, j, k) = to_offset ? v - 1 - static_cast<int>(k) : v;
-        else
+        if constexpr (std::is_same_v<T, int>) {
+          if (!to_offset) {
+            host(e, j, k) = v;
+            continue;
+          }
+          const bool read = static_cast<long>(k) >= nflat_gradp;  // 0-based k > nflat_gradp - 1
+          if (read && (v < 1 || v > nlev))
+            throw InvalidArgument(fmt::format(
+                "{}: {}({}, {}, {}) = {} is not a level 1..{} (nlev): the pressure gradient reads "
+                "it on every level below nflat_gradp = {}",
+                solve_nh_init_name, name, e + 1, j + 1, k + 1, v, nlev, nflat_gradp));
+          const long offset = static_cast<long>(v) - 1 - static_cast<long>(k);
+          host(e, j, k) = offset >= std::numeric_limits<int>::min() ? static_cast<int>(offset) : 0;
+        } else {
           host(e, j, k) = static_cast<T>(v);
+        }
       }
   return to_memory_space(host, name);
 }
@@ -219,8 +235,9 @@ FieldView<T, 3, M> gradient_field(const icondiff_array& a, const char* name, std
 FieldView<vp, 2, M> pg_exdist_field(const icondiff_solve_nh_args& a, std::size_t edges, int nlev,
                                     bool dev) {
   const char* f = solve_nh_init_name;
-  const bool e = a.pg_edgeidx.data != nullptr, v = a.pg_vertidx.data != nullptr,
-             x = a.pg_exdist.data != nullptr;
+  // Present: data, or the Fortran module's mark of a non-contiguous array (refused below).
+  const auto present = [](const icondiff_array& x) { return x.data != nullptr || x.size[0] == -1; };
+  const bool e = present(a.pg_edgeidx), v = present(a.pg_vertidx), x = present(a.pg_exdist);
   Kokkos::View<vp**, FieldLayout, Kokkos::HostSpace> host("icondiff::capi::host_pg_exdist", edges,
                                                           static_cast<std::size_t>(nlev));
   if (e || v || x) {
@@ -228,6 +245,7 @@ FieldView<vp, 2, M> pg_exdist_field(const icondiff_solve_nh_args& a, std::size_t
       throw InvalidArgument(fmt::format(
           "{}: pg_edgeidx, pg_vertidx and pg_exdist must be passed together (present: {}{}{})", f,
           e ? "pg_edgeidx " : "", v ? "pg_vertidx " : "", x ? "pg_exdist" : ""));
+    check_array(a.pg_edgeidx, f, "pg_edgeidx", {at_least(0, "0, the list's length")});
     const long n = a.pg_edgeidx.size[0];
     check_array(a.pg_vertidx, f, "pg_vertidx", {exactly(n, "SIZE(pg_edgeidx)")});
     check_array(a.pg_exdist, f, "pg_exdist", {exactly(n, "SIZE(pg_edgeidx)")});
@@ -298,6 +316,7 @@ struct RunArray {
   const char* name;
   const icondiff_array* array;
   bool output;
+  bool one_value = false;  ///< max_vcfl_size1_array: one double, whatever its unused extents
 };
 
 std::vector<RunArray> run_arrays(const icondiff_solve_nh_run_args& a) {
@@ -367,19 +386,21 @@ State<M> in_place(const std::vector<RunArray>& arrays, const FieldSizes& sizes, 
 
 /// Every output must be an array of its own, apart from every other argument.
 void check_no_overlap(const std::vector<RunArray>& arrays) {
-  // Extents: SIZE(x, 1) * SIZE(x, 2) doubles (checked before).
-  const auto bounds = [](const icondiff_array& x) {
+  // Extents: SIZE(x, 1) * SIZE(x, 2) doubles (checked before), one for max_vcfl_size1_array.
+  const auto bounds = [](const RunArray& r) {
+    const icondiff_array& x = *r.array;
     const auto begin = reinterpret_cast<std::uintptr_t>(x.data);
-    return std::make_pair(begin, begin + static_cast<std::uintptr_t>(x.size[0]) *
-                                             static_cast<std::uintptr_t>(x.size[1]) *
-                                             sizeof(double));
+    const auto count = r.one_value ? std::uintptr_t(1)
+                                   : static_cast<std::uintptr_t>(x.size[0]) *
+                                         static_cast<std::uintptr_t>(x.size[1]);
+    return std::make_pair(begin, begin + count * sizeof(double));
   };
   for (std::size_t i = 0; i < arrays.size(); ++i)
     for (std::size_t j = i + 1; j < arrays.size(); ++j) {
       const RunArray &x = arrays[i], &y = arrays[j];
       if (x.array->data == nullptr || y.array->data == nullptr || !(x.output || y.output)) continue;
-      const auto [xb, xe] = bounds(*x.array);
-      const auto [yb, ye] = bounds(*y.array);
+      const auto [xb, xe] = bounds(x);
+      const auto [yb, ye] = bounds(y);
       if (xb < ye && yb < xe)
         throw InvalidArgument(fmt::format(
             "{}: {} and {} overlap in memory{}: the granule writes {} in place, so every output "
@@ -398,9 +419,30 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   check_granule_set_up(grid, f, dev, a.backend);
   const DycoreConfig config = config_from(a);
   const int nlev = grid.vertical.num_levels();
+  // Before any conversion: wgtfacq_c/e hold levels nlev, nlev - 1 and nlev - 2 (grid_init itself
+  // takes 2 levels, enough for the diffusion).
+  if (nlev < 3)
+    throw InvalidArgument(fmt::format(
+        "{}: grid_init's vertical_size = {} (nlev): solve_nh needs at least 3 levels (wgtfacq_c "
+        "and wgtfacq_e extrapolate to the surface from the lowest three)",
+        f, nlev));
   if (a.nflat_gradp < 1 || a.nflat_gradp > nlev)
     throw InvalidArgument(
         fmt::format("{}: nflat_gradp = {} is not a level 1..{} (nlev)", f, a.nflat_gradp, nlev));
+  // The levels grid_init derived from its vct_a, flat_height and ICON's default
+  // htop_moist_proc, named by grid_init's arguments (the dycore needs both inside the column).
+  const std::vector<double>& vct_a = grid.vertical.vct_a;
+  if (grid.nflatlev >= nlev)
+    throw InvalidArgument(fmt::format(
+        "{}: grid_init's flat_height = {} is not above the lowest model level: every level would "
+        "be flat (nflatlev = {} = nlev; vct_a({}) = {}, vct_a({}) = {}); ICON's flat_height "
+        "(sleve_nml, default 16000 m) lies inside the column",
+        f, grid.flat_height, grid.nflatlev, nlev, vct_a[nlev - 1], nlev + 1, vct_a[nlev]));
+  if (grid.kstart_moist >= nlev)
+    throw InvalidArgument(
+        fmt::format("{}: grid_init's vct_a puts every level above ICON's htop_moist_proc = {} m "
+                    "(vct_a({}) = {}): no level is left for moist physics (kstart_moist = nlev)",
+                    f, VerticalGridConfig{}.htop_moist_proc, nlev + 1, vct_a[nlev]));
   if (!(grid.mean_cell_area > 0) || !std::isfinite(grid.mean_cell_area))
     throw InvalidArgument(fmt::format(
         "{}: grid_init's mean_cell_area = {} must be a positive area (the divergence damping "
@@ -460,7 +502,7 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   const auto zdiff_gradp =
       gradient_field<vp>(a.zdiff_gradp, "zdiff_gradp", edges, nlev, dev, false);
   const auto vertoffset_gradp =
-      gradient_field<int>(a.vertidx_gradp, "vertoffset_gradp", edges, nlev, dev, true);
+      gradient_field<int>(a.vertidx_gradp, "vertidx_gradp", edges, nlev, dev, true, a.nflat_gradp);
   const auto pg_exdist = pg_exdist_field(a, edges, nlev, dev);
   const auto rbf_vec_coeff_e = transposed_rbf(a.rbf_vec_coeff_e, edges, dev);
 
@@ -564,7 +606,10 @@ void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_sol
       (a.vn_incr.data == nullptr || a.rho_incr.data == nullptr || a.exner_incr.data == nullptr))
     throw InvalidArgument(
         fmt::format("{}: is_iau_active is set, but vn_incr, rho_incr or exner_incr is absent", f));
-  check_no_overlap(arrays);
+  // max_vcfl_size1_array is read before the substep and written after it: an output too.
+  std::vector<RunArray> with_max_vcfl = arrays;
+  with_max_vcfl.push_back({"max_vcfl_size1_array", &a.max_vcfl_size1_array, true, true});
+  check_no_overlap(with_max_vcfl);
 }
 
 void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a) {
