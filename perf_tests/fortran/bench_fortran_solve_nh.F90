@@ -12,7 +12,7 @@
 !> solve_nh_run (substep 1 of the initial step), then, after the initial step's other substeps as
 !> warm-up, the median and minimum of the calls of the following steps, and how far the outputs
 !> are from the C++ granule's after the same substeps (icondiff: bit-identical, 0). Prints one
-!> JSON object on the last line.
+!> JSON object on the last line; with BENCH_PRINT_CALLS set, every call's time before it.
 program bench_fortran_solve_nh
   use, intrinsic :: iso_c_binding
   use icon_case_arrays
@@ -80,6 +80,9 @@ program bench_fortran_solve_nh
     end do
   end do
 
+  call get_environment_variable('BENCH_PRINT_CALLS', text)
+  if (len_trim(text) > 0) print '(a, i0, a, es12.4)', ('call ', timed, ' s ', seconds(timed), &
+                                                        timed=1, calls)
   ! Outputs after steps x substeps calls against the C++ granule's.
   if (run_solve_nh_reference(int(steps, c_int), int(substeps, c_int), dtime) /= 0) &
     stop 'reference run failed'
