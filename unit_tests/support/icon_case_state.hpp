@@ -9,6 +9,8 @@
 #include <icondiff/dycore/solve_nonhydro.hpp>
 #include <icondiff/setup/diffusion_setup.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -113,6 +115,31 @@ int count_differences(const Case& k, const std::string& name, Location l, const 
   return mismatches;
 }
 
+/// The largest difference of the caller's (ld, cols) array of field `name` (at location `l`) from
+/// `reference` (as count_differences: owned points at their global index; padding rows not
+/// read), relative to the largest magnitude of the reference (absolute where that is 0).
+template <class View>
+double max_relative_difference(const Case& k, const std::string& name, Location l,
+                               const View& reference, const double* data, int ld, int cols) {
+  const auto points = static_cast<std::size_t>(k.grid.size(l));
+  const std::vector<index_t>& global = k.grid.global_index(l);
+  const std::vector<int>& owner = k.grid.owner_rank(l);
+  if (static_cast<int>(reference.extent(1)) != cols || static_cast<std::size_t>(ld) < points)
+    throw InvalidArgument(name + ": wrong shape");
+  double largest = 0.0, difference = 0.0;
+  for (int j = 0; j < cols; ++j)
+    for (std::size_t i = 0; i < points; ++i) {
+      if (!owner.empty() && owner[i] != k.grid.rank) continue;
+      const double want = static_cast<double>(reference(global.empty() ? i : global[i], j));
+      const double got = data[static_cast<std::size_t>(j) * ld + i];
+      largest = std::max(largest, std::abs(want));
+      // NaN (a blown-up state) must show: std::max would drop it.
+      const double d = std::abs(got - want);
+      if (!(d <= difference)) difference = d;
+    }
+  return largest > 0.0 ? difference / largest : difference;
+}
+
 // ---- icon_solve_nh_case.cpp: the solve_nh granule's arrays, by ICON4Py's argument names --------
 // Each returns false for a name that is not one of the solve_nh granule's (or before
 // icon_case_create_solve_nh).
@@ -124,5 +151,8 @@ std::optional<int> solve_nh_int(const Case& k, const std::string& name);
 /// The number of bitwise differences from the reference (as icon_case_compare), or nothing.
 std::optional<int> compare_solve_nh(const Case& k, const std::string& name, const double* data,
                                     int ld, int cols);
+/// The maximum relative difference from the reference (as icon_case_max_difference), or nothing.
+std::optional<double> max_difference_solve_nh(const Case& k, const std::string& name,
+                                              const double* data, int ld, int cols);
 
 }  // namespace icondiff::test::icon_case

@@ -295,6 +295,19 @@ std::optional<int> compare_solve_nh(const Case& k, const std::string& name, cons
   return mismatches;
 }
 
+std::optional<double> max_difference_solve_nh(const Case& k, const std::string& name,
+                                              const double* data, int ld, int cols) {
+  if (!k.solve_nh || !k.solve_nh->result) return std::nullopt;
+  double difference = 0.0;
+  const bool found = with_state_field(*k.solve_nh->result, name, [&](const auto& view) {
+    const bool on_edges = view.extent(0) == static_cast<std::size_t>(k.host.grid.num_edges);
+    difference = max_relative_difference(k, name, on_edges ? Location::Edge : Location::Cell, view,
+                                         data, ld, cols);
+  });
+  if (!found) return std::nullopt;
+  return difference;
+}
+
 }  // namespace icondiff::test::icon_case
 
 using namespace icondiff;

@@ -1,0 +1,171 @@
+!> What a call of the solve_nh granule costs from Fortran, as ICON makes it.
+!>
+!> Usage: bench_fortran_solve_nh GRID NLEV CALLS [IMPLEMENTATION [BACKEND [SUBSTEPS]]]
+!>   GRID: an ICON grid file or generate:RnBk; CALLS: timed calls (rounded up to whole physics
+!>   steps of SUBSTEPS substeps, default 5: ICON's ndyn_substeps); IMPLEMENTATION: a name for the
+!>   record; BACKEND: ICON4Py's selector (0 default, 1 dace, 2 gtfn).
+!>
+!> Times with ICON4Py's binding module (`use icon4py_bindings`, whichever library implements it:
+!> icondiff's drop-in, or ICON4Py's own built by perf_tests/peers/icon4py/fortran_race.sh), on a
+!> Jablonowski-Williamson state held as ICON holds it (two time levels, two tendency slots,
+!> swapped after every substep; no IAU increments): grid_init, solve_nh_init, the first
+!> solve_nh_run (substep 1 of the initial step), then, after the initial step's other substeps as
+!> warm-up, the median and minimum of the calls of the following steps, and how far the outputs
+!> are from the C++ granule's after the same substeps (icondiff: bit-identical, 0). Prints one
+!> JSON object on the last line; with BENCH_PRINT_CALLS set, every call's time before it.
+program bench_fortran_solve_nh
+  use, intrinsic :: iso_c_binding
+  use icon_case_arrays
+  use icon_solve_nh_arrays
+  implicit none
+
+  interface
+    function wall_seconds() bind(c, name="bench_wall_seconds") result(t)
+      import :: c_double
+      real(c_double) :: t
+    end function wall_seconds
+  end interface
+
+  real(c_double), parameter :: dtime = 60.0_c_double
+  character(len=4096) :: source, text, implementation
+  integer :: levels, calls, substeps, steps, step, substep, timed
+  integer(c_int) :: rc
+  real(c_double) :: t0, t_grid_init, t_solve_nh_init, t_first, difference
+  real(c_double), allocatable :: seconds(:)
+  character(len=:), allocatable :: json
+  type(nh_state) :: state
+
+  call get_command_argument(1, source)
+  call get_command_argument(2, text)
+  read (text, *) levels
+  call get_command_argument(3, text)
+  read (text, *) calls
+  call get_command_argument(4, implementation)
+  if (len_trim(implementation) == 0) implementation = 'icondiff'
+  call get_command_argument(5, text)
+  if (len_trim(text) > 0) read (text, *) binding_backend
+  substeps = 5
+  call get_command_argument(6, text)
+  if (len_trim(text) > 0) read (text, *) substeps
+  steps = 1 + (calls + substeps - 1) / substeps  ! the initial step, then the timed ones
+  calls = (steps - 1) * substeps
+  allocate (seconds(calls))
+
+  call open_case(source, levels, solve_nh=.true.)
+  call make_solve_nh_inputs()
+  call make_nh_state(state, increments=.false.)
+  if (failures > 0) stop 'the case''s arrays could not be filled'
+
+  t0 = wall_seconds()
+  call call_grid_init(c2e, rc)
+  t_grid_init = wall_seconds() - t0
+  if (rc /= 1) stop 'grid_init failed'
+  t0 = wall_seconds()
+  call call_solve_nh_init(rc)
+  t_solve_nh_init = wall_seconds() - t0
+  if (rc /= 1) stop 'solve_nh_init failed'
+
+  timed = 0
+  do step = 1, steps
+    do substep = 1, substeps
+      t0 = wall_seconds()
+      call call_solve_nh_run(state, step, substep, substeps, dtime, rc)
+      if (step == 1 .and. substep == 1) t_first = wall_seconds() - t0
+      if (step > 1) then
+        timed = timed + 1
+        seconds(timed) = wall_seconds() - t0
+      end if
+      if (rc /= 1) stop 'solve_nh_run failed'
+      call swap_time_levels(state)
+    end do
+  end do
+
+  call get_environment_variable('BENCH_PRINT_CALLS', text)
+  if (len_trim(text) > 0) print '(a, i0, a, es12.4)', ('call ', timed, ' s ', seconds(timed), &
+                                                        timed=1, calls)
+  ! Outputs after steps x substeps calls against the C++ granule's.
+  if (run_solve_nh_reference(int(steps, c_int), int(substeps, c_int), dtime) /= 0) &
+    stop 'reference run failed'
+  difference = 0
+  call worst('rho_now', state%rho(:, :, state%nnow), nlev)
+  call worst('rho_new', state%rho(:, :, state%nnew), nlev)
+  call worst('exner_now', state%exner(:, :, state%nnow), nlev)
+  call worst('exner_new', state%exner(:, :, state%nnew), nlev)
+  call worst('w_now', state%w(:, :, state%nnow), nlev + 1)
+  call worst('w_new', state%w(:, :, state%nnew), nlev + 1)
+  call worst('theta_v_now', state%theta_v(:, :, state%nnow), nlev)
+  call worst('theta_v_new', state%theta_v(:, :, state%nnew), nlev)
+  call worst('vn_now', state%vn(:, :, state%nnow), nlev)
+  call worst('vn_new', state%vn(:, :, state%nnew), nlev)
+  call worst('exner_pr', state%exner_pr, nlev)
+  call worst('theta_v_ic', state%theta_v_ic, nlev + 1)
+  call worst('rho_ic', state%rho_ic, nlev + 1)
+  call worst('mass_fl_e', state%mass_fl_e, nlev)
+  call worst('vn_ie', state%vn_ie, nlev + 1)
+  call worst('vt', state%vt, nlev)
+  call worst('mass_flx_me', state%mass_flx_me, nlev)
+  call worst('mass_flx_ic', state%mass_flx_ic, nlev + 1)
+  call worst('vn_traj', state%vn_traj, nlev)
+
+  json = '{"granule": "solve_nh", "implementation": "'//trim(implementation)//'", "grid": "'// &
+         trim(source)//'", "cells": '//str(nc)//', "edges": '//str(ne)//', "nlev": '// &
+         str(nlev)//', "calls": '//str(calls)//', "substeps": '//str(substeps)// &
+         ', "dtime_s": '//real_str(dtime)//', "grid_init_s": '//real_str(t_grid_init)// &
+         ', "solve_nh_init_s": '//real_str(t_solve_nh_init)//', "first_call_s": '// &
+         real_str(t_first)//', "dropin_median_s": '//real_str(median(seconds))// &
+         ', "dropin_min_s": '//real_str(minval(seconds))//', "backend": '// &
+         str(binding_backend)//', "max_vcfl": '//real_str(state%max_vcfl(1))// &
+         ', "max_relative_difference": '//real_str(difference)//'}'
+  print '(a)', json
+  ! Main-program allocatables are never freed implicitly (LeakSanitizer would report them).
+  deallocate (seconds, json)
+  call free_nh_state(state)
+  call icon_case_free()  ! its Views must go before Kokkos does (at exit)
+
+contains
+
+  !> difference = max(difference, the output's max relative difference); NaN sticks.
+  subroutine worst(name, field, cols)
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: field(:, :)
+    integer(c_int), intent(in) :: cols
+    real(c_double) :: d
+    d = max_difference(name//c_null_char, field, int(size(field, 1), c_int), cols)
+    if (.not. (d <= difference)) difference = d
+  end subroutine worst
+
+  real(c_double) function median(x)
+    real(c_double), intent(in) :: x(:)
+    real(c_double) :: sorted(size(x)), swap
+    integer :: a, b
+    sorted = x
+    do a = 2, size(sorted)  ! insertion sort: a few thousand values at most
+      swap = sorted(a)
+      b = a - 1
+      do while (b >= 1)
+        if (sorted(b) <= swap) exit
+        sorted(b + 1) = sorted(b)
+        b = b - 1
+      end do
+      sorted(b + 1) = swap
+    end do
+    median = sorted((size(sorted) + 1) / 2)
+  end function median
+
+  function str(n) result(s)
+    integer(c_int), intent(in) :: n
+    character(len=:), allocatable :: s
+    character(len=32) :: buffer
+    write (buffer, '(i0)') n
+    s = trim(buffer)
+  end function str
+
+  function real_str(x) result(s)
+    real(c_double), intent(in) :: x
+    character(len=:), allocatable :: s
+    character(len=32) :: buffer
+    write (buffer, '(es14.6e3)') x
+    s = trim(adjustl(buffer))
+  end function real_str
+
+end program bench_fortran_solve_nh
