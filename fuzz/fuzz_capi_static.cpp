@@ -13,6 +13,7 @@
 // Built with -DICONDIFF_FUZZ_REPLAY_MAIN it is a plain program that replays the files given on
 // its command line (or every file of the folders given) once each: the unit tests run the seed
 // corpus (fuzz/corpus/capi_static/) that way without clang.
+#include "capi_fuzz.hpp"
 #include "support/icon_arrays_case.hpp"
 
 #include <icondiff_c.h>
@@ -28,13 +29,13 @@
 #include <utility>
 #include <vector>
 
+const char* const icondiff::capi_fuzz::harness = "capi_static";
+
 namespace {
 
-[[noreturn]] void finding(const std::string& what) {
-  std::fprintf(stderr, "icondiff fuzz capi_static: FINDING: %s\n", what.c_str());
-  std::fflush(stderr);
-  std::abort();
-}
+using icondiff::capi_fuzz::accepted;
+using icondiff::capi_fuzz::finding;
+using icondiff::capi_fuzz::outcome;
 
 /// The case's arrays in ICON's shapes (as unit_tests/support/icon_api_arrays.hpp builds them for
 /// the C API's tests), with a pristine copy of every value to reset before each input.
@@ -233,22 +234,6 @@ struct Case {
   }
 };
 
-/// What the last input came to: "accepted" or the first refusal's message.
-std::string outcome;
-
-/// A caller's error with its message, or success; anything else is a finding.
-bool accepted(icondiff_status status, const char* call) {
-  if (status == ICONDIFF_OK) return true;
-  outcome = icondiff_last_error();
-  if (status != ICONDIFF_INVALID_ARGUMENT && status != ICONDIFF_GRID_ERROR &&
-      status != ICONDIFF_CONFIG_ERROR)
-    finding(std::string(call) + " returned status " + std::to_string(status) + ": " +
-            icondiff_last_error());
-  if (std::strlen(icondiff_last_error()) == 0)
-    finding(std::string(call) + " failed without a message");
-  return false;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -276,32 +261,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifdef ICONDIFF_FUZZ_REPLAY_MAIN
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-
 int main(int argc, char** argv) {
-  std::vector<std::filesystem::path> inputs;
-  for (int i = 1; i < argc; ++i) {
-    if (std::filesystem::is_directory(argv[i])) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[i]))
-        if (entry.is_regular_file()) inputs.push_back(entry.path());
-    } else {
-      inputs.emplace_back(argv[i]);
-    }
-  }
-  std::sort(inputs.begin(), inputs.end());
-  for (const auto& path : inputs) {
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-    std::printf("%s: %s\n", path.filename().c_str(), outcome.c_str());
-  }
-  std::printf("replayed %zu input(s), no finding\n", inputs.size());
-  std::fflush(stdout);
-  icon_case_free();  // the case's Views, before Kokkos ends
-  icondiff_finalize();
-  return inputs.empty() ? 1 : 0;
+  return icondiff::capi_fuzz::replay(argc, argv);
 }
 #endif
