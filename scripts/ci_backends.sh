@@ -16,7 +16,9 @@
 # therefore runs in a private mount namespace (unshare -m, needs root) with tmpfs over
 # /usr/local/include, /usr/local/lib and /usr/local/cuda*, and /usr/local from PATH removed;
 # nothing outside this script sees it.
-# Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>)
+# Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>),
+#   ICONDIFF_BACKEND_TARGETS (default: all; e.g. "icondiff test_icon_solve_nh_api" to check that a
+#   few changed files compile with nvcc before the whole two-backend build)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${ICONDIFF_BACKEND_BUILD_ROOT:-$root}
@@ -49,7 +51,9 @@ build_backend() {
     log "$backend: $Kokkos_ROOT has no $macro"
     return 1
   }
-  timed_build "$backend" cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1 || {
+  local targets=()
+  for t in ${ICONDIFF_BACKEND_TARGETS:-}; do targets+=(--target "$t"); done
+  timed_build "$backend" cmake --build "$build" -j "$(nproc)" "${targets[@]}" >"$build.build.log" 2>&1 || {
     grep -B2 -A8 -m 10 'error' "$build.build.log" >&2 || tail -n 60 "$build.build.log" >&2
     log "$backend: build failed (log: $build.build.log)"
     return 1
