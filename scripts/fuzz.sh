@@ -5,7 +5,7 @@
 # memory) and prints, per harness, the executions done. docs/dev/fuzzing.md explains it all.
 #
 #   scripts/fuzz.sh [--seconds N | --runs N] [--only H[,H...]] [--build-dir DIR]
-#                   [--artifacts DIR] [--keep-corpus DIR] [--jobs N] [--no-build]
+#                   [--artifacts DIR] [--keep-corpus DIR] [--jobs N] [--parallel N] [--no-build]
 #
 #   --seconds N       run each harness N seconds (default 60; what CI runs)
 #   --runs N          run each harness for N inputs instead
@@ -15,6 +15,7 @@
 #   --artifacts DIR   where the inputs of findings go (default: <build-dir>/fuzz-artifacts)
 #   --keep-corpus DIR copy each harness's grown corpus to DIR/<harness>/ at the end
 #   --jobs N          parallel compile jobs (default: nproc)
+#   --parallel N      harnesses fuzzed at once (default: nproc; each one process on one core)
 #   --no-build        use the harnesses already built in the build folder
 #
 # Environment: ICONDIFF_SKIP_APT=1 (do not install clang/libFuzzer/libomp), CXX_FUZZ (the clang++
@@ -44,6 +45,7 @@ build_dir="$repo/build-fuzz"
 artifacts=""
 keep_corpus=""
 jobs=$(nproc)
+parallel=$(nproc)
 build=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
     --artifacts) artifacts=$2; shift 2 ;;
     --keep-corpus) keep_corpus=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --parallel) parallel=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$seconds" =~ ^[0-9]+$ ]] || die "--seconds takes a whole number, not '$seconds'"
 [ -z "$runs" ] || [[ "$runs" =~ ^[0-9]+$ ]] || die "--runs takes a whole number, not '$runs'"
+[[ "$parallel" =~ ^[1-9][0-9]*$ ]] || die "--parallel takes a positive whole number, not '$parallel'"
 case "$build_dir" in /*) ;; *) build_dir="$PWD/$build_dir" ;; esac
 artifacts=${artifacts:-$build_dir/fuzz-artifacts}
 harnesses=("${all_harnesses[@]}")
@@ -167,25 +171,23 @@ mkdir -p "$artifacts"
 export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
 
 budget=$([ -n "$runs" ] && echo "-runs=$runs" || echo "-max_total_time=$seconds")
-failed=()
-summary=()
-for h in "${harnesses[@]}"; do
-  binary="$build_dir/bin/fuzz_$h"
-  [ -x "$binary" ] || die "$binary is missing (build without --no-build)"
-  corpus="$scratch/corpus/$h"
+# One harness: fuzzes in its own scratch folder, then leaves its summary line in
+# $scratch/<h>.summary and, on a finding, its name in $scratch/<h>.finding.
+run_harness() {
+  local h=$1 binary="$build_dir/bin/fuzz_$h" corpus="$scratch/corpus/$h" output="$scratch/$h.log"
   mkdir -p "$corpus" "$scratch/files/$h" "$artifacts/$h"
   cp "$repo/fuzz/corpus/$h/"* "$corpus/"
-  options=("$budget" -rss_limit_mb="${ICONDIFF_FUZZ_RSS_MB:-2048}"
+  local options=("$budget" -rss_limit_mb="${ICONDIFF_FUZZ_RSS_MB:-2048}"
     -timeout="${ICONDIFF_FUZZ_TIMEOUT_S:-10}" -print_final_stats=1
     -artifact_prefix="$artifacts/$h/")
   [ -f "$repo/fuzz/$h.dict" ] && options+=(-dict="$repo/fuzz/$h.dict")
-  output="$scratch/$h.log"
   log "fuzz_$h ${options[*]} (log: $artifacts/$h.log)"
-  status=0
+  local status=0
   (cd "$scratch/files/$h" && ICONDIFF_FUZZ_SCRATCH="$scratch/files/$h" "$binary" "${options[@]}" \
     "$corpus") >"$output" 2>&1 || status=$?
   cp "$output" "$artifacts/$h.log"
   # libFuzzer's last words: "Done N runs in S second(s)", the final stats and the last status line.
+  local done_line executions rate coverage line
   done_line=$(grep -E '^Done [0-9]+ runs' "$output" | tail -n 1 || true)
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$output" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$output" | tail -n 1)
@@ -193,14 +195,34 @@ for h in "${harnesses[@]}"; do
   line=$(printf '%-15s %12s executions %8s exec/s  %s' "$h" "${executions:-?}" "${rate:-?}" "$coverage")
   if [ "$status" -ne 0 ] || [ -z "$done_line" ]; then
     line="$line  FINDING (exit $status)"
-    failed+=("$h")
-    grep -E 'ERROR: |FINDING|SUMMARY|Test unit written|runtime error' "$output" | head -n 20 >&2 || true
-    tail -n 40 "$output" >&2
+    touch "$scratch/$h.finding"
+    { grep -E 'ERROR: |FINDING|SUMMARY|Test unit written|runtime error' "$output" | head -n 20 || true
+      tail -n 40 "$output"; } >"$scratch/$h.report"
   fi
-  summary+=("$line")
+  echo "$line" >"$scratch/$h.summary"
   if [ -n "$keep_corpus" ]; then
     mkdir -p "$keep_corpus/$h"
     cp "$corpus/"* "$keep_corpus/$h/"
+  fi
+}
+for h in "${harnesses[@]}"; do
+  [ -x "$build_dir/bin/fuzz_$h" ] || die "$build_dir/bin/fuzz_$h is missing (build without --no-build)"
+done
+# libFuzzer runs one process on one core: --parallel harnesses at once (default: one per core)
+# keep every core busy, each harness still fuzzing its full budget.
+for h in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  run_harness "$h" &
+done
+wait
+failed=()
+summary=()
+for h in "${harnesses[@]}"; do
+  summary+=("$(cat "$scratch/$h.summary" 2>/dev/null || echo "$h  no summary (the harness run died)")")
+  if [ -f "$scratch/$h.finding" ] || [ ! -f "$scratch/$h.summary" ]; then
+    failed+=("$h")
+    echo "---- fuzz_$h:" >&2
+    cat "$scratch/$h.report" >&2 2>/dev/null || true
   fi
 done
 
