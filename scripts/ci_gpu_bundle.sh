@@ -6,8 +6,9 @@
 #     unpacked from its .tar.xz into a fresh folder and run with the same run script (--quick) in
 #     a clean environment that sees only the bundle: no build tree on any path, no
 #     LD_LIBRARY_PATH, another working directory. The run script itself checks that every library
-#     of every program resolves inside the bundle, then runs every unit test of the OPENMP
-#     category, the STREAM and both benchmarks, and writes its summary.
+#     of every program resolves inside the bundle, then runs the two granules' unit tests of the
+#     OPENMP category (all of them ran in the test command), the STREAM and both benchmarks, and
+#     writes its summary.
 #
 #   scripts/ci_gpu_bundle.sh [cuda] [twin]        (default: both)
 # Environment: ICONDIFF_BUILD_DIR (the OpenMP build; default build-tests),
@@ -18,6 +19,10 @@ parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(cuda twin)
 log() { echo "[ci_gpu_bundle] $*" >&2; }
 readonly max_mib=60
+# The twin's unit tests: the two granules' programs. The test command has run every program of
+# the build already; the twin proves that the unpacked bundle runs them alone.
+readonly twin_tests='test_*_granule_OPENMP'
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/icondiff-gpu-bundle.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -50,7 +55,7 @@ for part in "${parts[@]}"; do
       start=$SECONDS
       (cd "$work/elsewhere" &&
         env -i PATH=/usr/bin:/bin HOME="$work/elsewhere" OMP_NUM_THREADS=2 \
-          "$work/machine/icondiff-openmp/run.sh" "$work/out" --quick) || {
+          "$work/machine/icondiff-openmp/run.sh" "$work/out" --quick --tests "$twin_tests") || {
         log "the CPU twin failed; its parts:"
         cat "$work/out/parts.tsv" >&2 || true
         cat "$work/out/summary.md" >&2 || true

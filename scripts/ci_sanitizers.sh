@@ -16,7 +16,7 @@
 #    NUL-terminated) to strndup with their length, which that check misreads as an overflow.
 # Environment: ICONDIFF_SANITIZER_BUILD_DIR (default: build-sanitizers), ICONDIFF_CTEST_ARGS
 # (extra ctest arguments, e.g. -R granule), ICONDIFF_SANITIZER_ALL_RANKS=1 (the MPI tests on 3
-# and 4 ranks too)
+# and 4 ranks too), ICONDIFF_SANITIZER_BACKENDS (default OPENMP; "SERIAL;OPENMP" for both)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ICONDIFF_SANITIZER_BUILD_DIR:-$root/build-sanitizers}
@@ -25,12 +25,16 @@ eval "$(ICONDIFF_KOKKOS_VARIANT=boundscheck "$root/scripts/bootstrap.sh")"
 source "$root/scripts/ci_timing.sh"
 jobs=$(nproc)
 start=$SECONDS
+# Each backend test once, on the OpenMP backend: its teams have more than one thread (2 here), so
+# per-team scratch and reductions are checked where Serial's teams of one would hide them; the
+# Serial copies run the same kernel bodies and Views in the test command.
 # -O1: ASan's recommendation (usable speed, exact reports). -g1: line tables and function names,
 # all a sanitizer report's stack trace needs; full debug info (-g) compiles 30 % slower.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" \
   -DCMAKE_Fortran_FLAGS_DEBUG="-g1 -O1" -DICONDIFF_SANITIZERS=address,undefined \
   -DICONDIFF_ENABLE_TESTS=ON -DICONDIFF_ENABLE_PERF_TESTS=OFF -DICONDIFF_ENABLE_MPI=ON \
-  -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_TEST_TIMEOUT_FACTOR=8
+  -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_TEST_TIMEOUT_FACTOR=8 \
+  -DICONDIFF_TEST_BACKENDS_ONLY="${ICONDIFF_SANITIZER_BACKENDS:-OPENMP}"
 grep -q '#define KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK' "$Kokkos_ROOT/include/KokkosCore_config.h" ||
   { echo "[ci_sanitizers] $Kokkos_ROOT is not bounds-checked" >&2; exit 1; }
 # ... and the check fires, through the bootstrap's patched error path, under these sanitizers.
@@ -47,9 +51,9 @@ timed_build sanitizers cmake --build "$build" -j "$jobs"
 built=$SECONDS
 asan=abort_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The granule and dycore test bodies on the generated grids of a bare checkout (same branches, a
-# quarter of the cells; granule_test_grids() in unit_tests/support/test_grids.hpp): the real files
-# run through them in the test command.
+# The granule, dycore and MPI comparison bodies and the CLI's mpirun comparisons on the generated
+# grids of a bare checkout (same branches, a quarter of the cells; granule_test_grids() in
+# unit_tests/support/test_grids.hpp): the real files run through them in the test command.
 export ICONDIFF_TEST_GRIDS=generated
 export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0
 # Label static (the layer checker and the headers' -fsyntax-only compile) is left out: it runs no
@@ -59,8 +63,11 @@ ASAN_OPTIONS=$asan:detect_leaks=1 timed_ctest sanitizers --test-dir "$build" --o
   -LE 'mpi|static' ${ICONDIFF_CTEST_ARGS:-}
 # The MPI unit tests on 1 and 2 ranks (3 and 4 ranks run the same code paths; under the
 # sanitizers they would add ~10 minutes to CI): ICONDIFF_SANITIZER_ALL_RANKS=1 runs them all.
+# The CLI scripts' mpirun comparisons likewise stop at 2 ranks (ICONDIFF_TEST_MAX_RANKS; their
+# error paths on 3 ranks still run).
 mpi_skip=(-E '_np[34]$')
-[ "${ICONDIFF_SANITIZER_ALL_RANKS:-0}" != 1 ] || mpi_skip=()
+export ICONDIFF_TEST_MAX_RANKS=2
+[ "${ICONDIFF_SANITIZER_ALL_RANKS:-0}" != 1 ] || { mpi_skip=(); unset ICONDIFF_TEST_MAX_RANKS; }
 # shellcheck disable=SC2086
 ASAN_OPTIONS=$asan:detect_leaks=0 timed_ctest sanitizers-mpi --test-dir "$build" --output-on-failure -j "$jobs" \
   -L mpi "${mpi_skip[@]}" ${ICONDIFF_CTEST_ARGS:-}

@@ -102,6 +102,8 @@ void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConf
   DiffusionSetupConfig setup;
   setup.vertical.num_levels = nlev;
   setup.metrics.topography = TopographyConfig::gaussian_hill(3000.0, 300e3, 8.0, 46.5);
+  // A generated cut-out marks fewer nudging rows than ICON's default zone needs.
+  setup.interpolation = test::interpolation_config_for(gc.grid);
   const HostDiffusionInputs host = compute_diffusion_inputs(gc.grid, config, setup);
   const DiffusionInputs<H> global_inputs = make_diffusion_inputs<H>(host);
   JablonowskiWilliamsonConfig jw;
@@ -133,17 +135,21 @@ void decomposed_equals_single_rank(const test::GridCase& gc, const DiffusionConf
                             std::make_shared<MpiHaloExchange<Space>>(MPI_COMM_WORLD, local));
     expect_owned_identical(mine.prognostic, one.prognostic, local);
     expect_owned_identical(mine.diagnostic, one.diagnostic, local);
-    // The run changed the state (otherwise the comparison proves little).
+    // The run changed the state (otherwise the comparison proves little). A quarter: on the small
+    // generated cut-out the boundary and nudging rows, which the diffusion leaves alone, hold
+    // almost two thirds of the edges.
     std::size_t changed = 0;
     for (std::size_t n = 0; n < one.prognostic.vn.size(); ++n)
       changed += one.prognostic.vn.data()[n] != global_initial.prognostic.vn.data()[n];
-    EXPECT_GT(changed, one.prognostic.vn.size() / 2);
+    EXPECT_GT(changed, one.prognostic.vn.size() / 4);
   }
 }
 
 TEST(MpiDiffusion, DecomposedEqualsSingleRank) {
-  auto grids = test::global_and_lam_grids();
-  grids.push_back({"R2B4 global (generated)", load_grid_source("generate:R2B4")});
+  // The sanitizer gate (ICONDIFF_TEST_GRIDS=generated) runs the generated pair only.
+  auto grids = test::granule_test_grids();
+  if (!test::generated_test_grids_only())
+    grids.push_back({"R2B4 global (generated)", load_grid_source("generate:R2B4")});
   for (const auto& gc : grids) {
     SCOPED_TRACE(gc.name);
     DiffusionConfig config = mch_ch_r04b09_config();  // itype_sher 2, l_zdiffu_t, NWP
@@ -159,8 +165,13 @@ TEST(MpiDiffusion, DecomposedEqualsSingleRank) {
 TEST(MpiDiffusion, BoundaryRowPartitionsOfALimitedAreaGridEqualSingleRank) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // The real limited-area file even under the sanitizer gate: the partitions are cut to its rows.
+  // On the small generated cut-out of a bare checkout one of them leaves a rank without cells,
+  // which make_local_grid refuses on that rank alone (the others would wait for it).
   const test::GridCase gc = test::global_and_lam_grids().back();
   ASSERT_TRUE(gc.grid.limited_area) << gc.name;
+  if (gc.name.find("(file)") == std::string::npos)
+    GTEST_SKIP() << "needs the real R19B04 file (../shared/data/grids); " << gc.name << " is too small";
   for (const auto& partition : test::boundary_partitions(gc.grid, size)) {
     SCOPED_TRACE(partition.name);
     EXPECT_NO_THROW(decomposed_equals_single_rank(gc, mch_ch_r04b09_config(), partition.owner));

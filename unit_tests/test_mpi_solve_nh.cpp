@@ -158,7 +158,7 @@ TEST(MpiSolveNh, DecomposedEqualsSingleRank) {
   // The real files (or their generated stand-ins), and always the small generated cut-out: on 3
   // and 4 ranks some of its ranks own boundary rows but no nudging row (empty zones must sit
   // where the row would be; they sat at 0 and the granule went NaN).
-  auto grids = test::global_and_lam_grids();
+  auto grids = test::granule_test_grids();
   if (grids.back().name.find("generated") == std::string::npos)
     grids.push_back({"R2B4 limited area (generated)", load_grid_source(test::generated_lam)});
   for (const auto& gc : grids) {

@@ -116,7 +116,7 @@ void per_rank_savepoints_replay(const test::GridCase& gc, const std::string& nam
 }
 
 TEST(MpiSolveNhSavepoint, PerRankSavepointsReplayOnOneRankBitForBit) {
-  const auto grids = test::global_and_lam_grids();
+  const auto grids = test::granule_test_grids();
   const char* names[] = {"global", "lam"};
   for (std::size_t g = 0; g < grids.size(); ++g) {
     SCOPED_TRACE(grids[g].name);

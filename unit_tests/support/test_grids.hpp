@@ -47,9 +47,12 @@ inline std::vector<GridCase> global_and_lam_grids(bool use_real_files = true) {
 /// gate (scripts/ci_sanitizers.sh) sets it: the same test bodies and branches on a quarter of the
 /// cells (R2B2: 1,280 against R02B03's 5,120); the real files are still read and checked there by
 /// the grid-reader tests, and run through these tests in every other build.
-inline std::vector<GridCase> granule_test_grids() {
+inline bool generated_test_grids_only() {
   const char* choice = std::getenv("ICONDIFF_TEST_GRIDS");
-  return global_and_lam_grids(choice == nullptr || std::string(choice) != "generated");
+  return choice != nullptr && std::string(choice) == "generated";
+}
+inline std::vector<GridCase> granule_test_grids() {
+  return global_and_lam_grids(!generated_test_grids_only());
 }
 
 /// ICON4Py's interpolation configuration, with the nudging zone narrowed to what `g` marks: a
