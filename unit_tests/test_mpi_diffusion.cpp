@@ -171,7 +171,8 @@ TEST(MpiDiffusion, BoundaryRowPartitionsOfALimitedAreaGridEqualSingleRank) {
   const test::GridCase gc = test::global_and_lam_grids().back();
   ASSERT_TRUE(gc.grid.limited_area) << gc.name;
   if (gc.name.find("(file)") == std::string::npos)
-    GTEST_SKIP() << "needs the real R19B04 file (../shared/data/grids); " << gc.name << " is too small";
+    GTEST_SKIP() << "needs the real R19B04 file (../shared/data/grids); " << gc.name
+                 << " is too small";
   for (const auto& partition : test::boundary_partitions(gc.grid, size)) {
     SCOPED_TRACE(partition.name);
     EXPECT_NO_THROW(decomposed_equals_single_rank(gc, mch_ch_r04b09_config(), partition.owner));

@@ -595,8 +595,8 @@ void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_sol
                     "(ndyn_substeps_var)",
                     f, a.idyn_timestep, a.ndyn_substeps_var));
   // A named array, not a braced list: nvcc 11.8 cannot deduce the range of the latter.
-  const std::pair<const char*, double> finite_scalars[] = {
-      {"divdamp_fac_o2", a.divdamp_fac_o2}, {"iau_wgt_dyn", a.iau_wgt_dyn}};
+  const std::pair<const char*, double> finite_scalars[] = {{"divdamp_fac_o2", a.divdamp_fac_o2},
+                                                           {"iau_wgt_dyn", a.iau_wgt_dyn}};
   for (const auto& [name, value] : finite_scalars)
     if (!std::isfinite(value))
       throw InvalidArgument(fmt::format("{}: {} = {} is not finite", f, name, value));
