@@ -899,9 +899,12 @@ def icon4py_statics(grid_file: str, args, names=None) -> dict:
     cells = manager.coordinates[dims.CellDim]
     with netCDF4.Dataset(grid_file) as ds:
         radius = float(getattr(ds, "sphere_radius", 6371229.0))
-    topography = ii.gaussian_hill_topography(
-        ii.as_numpy(cells["lon"]), ii.as_numpy(cells["lat"]), args.mount_height,
-        args.mount_half_width, args.mount_lon, args.mount_lat, radius)
+    if args.topography == "jabw":
+        topography = ii.jablonowski_williamson_topography(ii.as_numpy(cells["lat"]), radius)
+    else:
+        topography = ii.gaussian_hill_topography(
+            ii.as_numpy(cells["lon"]), ii.as_numpy(cells["lat"]), args.mount_height,
+            args.mount_half_width, args.mount_lon, args.mount_lat, radius)
     manager, geometry, interpolation, metrics, vertical = ii.make_factories(
         grid_file, args.backend, num_levels=args.nlev,
         vertical_config=dict(model_top_height=args.top_height,
@@ -1276,7 +1279,7 @@ def icondiff_statics_args(args) -> list[str]:
             "--min_lay_thckn", repr(args.min_lay_thckn), "--stretch_fac", repr(args.stretch_fac),
             "--damp_height", repr(args.damp_height), "--mount_height", repr(args.mount_height),
             "--mount_half_width", repr(args.mount_half_width), "--mount_lon", repr(args.mount_lon),
-            "--mount_lat", repr(args.mount_lat)]
+            "--mount_lat", repr(args.mount_lat), "--topography", args.topography]
 
 
 def icondiff_statics(icondiff: str, grid_file: str, out: str, args) -> None:
@@ -1531,6 +1534,9 @@ def build_parser(description: str = __doc__) -> argparse.ArgumentParser:
     ap.add_argument("--mount-half-width", type=float, default=200000.0)
     ap.add_argument("--mount-lon", type=float, default=8.0)
     ap.add_argument("--mount-lat", type=float, default=46.5)
+    ap.add_argument("--topography", choices=("hill", "jabw"), default="hill",
+                    help="--statics: the Gaussian hill of --mount-* (default) or JW06's surface "
+                         "(jabw, the dynamics run's)")
     ap.add_argument("--nudge-max-coeff", type=float, default=0.075,
                     help="interpol_nml:nudge_max_coeff (both sides scale it by 5)")
     ap.add_argument("--rtol", type=float, default=1e-12)

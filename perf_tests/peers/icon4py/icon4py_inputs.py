@@ -502,6 +502,23 @@ def output_arrays(prognostic, diagnostic) -> dict[str, np.ndarray]:
 # ---- ICON4Py factories -------------------------------------------------------------------------------
 
 
+def jablonowski_williamson_topography(cell_lat, radius):
+    """icondiff's JW06 surface (src/geometry/metric_fields.cpp compute_topography, JW06 eq. (7) at
+    the surface divided by g, in ICON's init_nh_topo_jabw order), with the same operations
+    through Python's math module so that it matches icondiff's bit for bit."""
+    u0, eta0, grav, omega = 35.0, 0.252, 9.80665, 7.29212e-5
+    cos_etav_15 = math.pow(math.cos((1.0 - eta0) * math.pi * 0.5), 1.5)
+    a_omega = radius * omega
+    out = np.zeros(len(cell_lat))
+    for i, lat in enumerate(cell_lat.tolist()):
+        s, co = math.sin(lat), math.cos(lat)
+        s6 = s * s * s * s * s * s
+        out[i] = u0 * cos_etav_15 * ((-2.0 * s6 * (co * co + 1.0 / 3.0) + 10.0 / 63.0) * u0
+                                     * cos_etav_15 + (1.6 * co * co * co * (s * s + 2.0 / 3.0)
+                                                      - 0.25 * math.pi) * a_omega) / grav
+    return out
+
+
 def gaussian_hill_topography(cell_lon, cell_lat, height, half_width, lon_deg, lat_deg, radius):
     """icondiff's analytic Gaussian hill (src/geometry/metric_fields.cpp compute_topography),
     h = h0 exp(-(d/a)^2), d the great-circle distance on the grid sphere, evaluated with the
