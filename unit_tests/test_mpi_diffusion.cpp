@@ -165,14 +165,12 @@ TEST(MpiDiffusion, DecomposedEqualsSingleRank) {
 TEST(MpiDiffusion, BoundaryRowPartitionsOfALimitedAreaGridEqualSingleRank) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  // The real limited-area file even under the sanitizer gate: the partitions are cut to its rows.
-  // On the small generated cut-out of a bare checkout one of them leaves a rank without cells,
-  // which make_local_grid refuses on that rank alone (the others would wait for it).
-  const test::GridCase gc = test::global_and_lam_grids().back();
+  // The real limited-area file, even under the sanitizer gate: the partitions are cut to its
+  // rows. On the small generated cut-out one of them leaves a rank without cells, which
+  // make_local_grid refuses on that rank alone (the others would wait for it).
+  ICONDIFF_REAL_GRID_OR_SKIP(path, test::lam_r19b04);
+  const test::GridCase gc{"R19B04 limited area (file)", read_icon_grid(path)};
   ASSERT_TRUE(gc.grid.limited_area) << gc.name;
-  if (gc.name.find("(file)") == std::string::npos)
-    GTEST_SKIP() << "needs the real R19B04 file (../shared/data/grids); " << gc.name
-                 << " is too small";
   for (const auto& partition : test::boundary_partitions(gc.grid, size)) {
     SCOPED_TRACE(partition.name);
     EXPECT_NO_THROW(decomposed_equals_single_rank(gc, mch_ch_r04b09_config(), partition.owner));

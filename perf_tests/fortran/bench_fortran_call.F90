@@ -52,7 +52,7 @@ program bench_fortran_call
   end interface
 
   real(c_double), parameter :: dtime = 10.0_c_double
-  character(len=4096) :: source, text, implementation
+  character(len=4096) :: source, implementation
   integer :: levels, calls, call_index
   integer(c_int) :: rc
   real(c_double) :: t0, t_grid_init, t_diffusion_init, t_first, difference
@@ -70,15 +70,7 @@ program bench_fortran_call
   integer :: status
 #endif
 
-  call get_command_argument(1, source)
-  call get_command_argument(2, text)
-  read (text, *) levels
-  call get_command_argument(3, text)
-  read (text, *) calls
-  call get_command_argument(4, implementation)
-  if (len_trim(implementation) == 0) implementation = 'icondiff'
-  call get_command_argument(5, text)
-  if (len_trim(text) > 0) read (text, *) binding_backend
+  call read_bench_arguments(source, levels, calls, implementation, binding_backend)
   allocate (seconds(calls))
 
   call open_case(source, levels)

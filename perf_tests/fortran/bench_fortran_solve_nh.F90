@@ -36,15 +36,7 @@ program bench_fortran_solve_nh
   character(len=:), allocatable :: json
   type(nh_state) :: state
 
-  call get_command_argument(1, source)
-  call get_command_argument(2, text)
-  read (text, *) levels
-  call get_command_argument(3, text)
-  read (text, *) calls
-  call get_command_argument(4, implementation)
-  if (len_trim(implementation) == 0) implementation = 'icondiff'
-  call get_command_argument(5, text)
-  if (len_trim(text) > 0) read (text, *) binding_backend
+  call read_bench_arguments(source, levels, calls, implementation, binding_backend)
   substeps = 5
   call get_command_argument(6, text)
   if (len_trim(text) > 0) read (text, *) substeps
@@ -87,26 +79,7 @@ program bench_fortran_solve_nh
   ! Outputs after steps x substeps calls against the C++ granule's.
   if (run_solve_nh_reference(int(steps, c_int), int(substeps, c_int), dtime) /= 0) &
     stop 'reference run failed'
-  difference = 0
-  call worst('rho_now', state%rho(:, :, state%nnow), nlev)
-  call worst('rho_new', state%rho(:, :, state%nnew), nlev)
-  call worst('exner_now', state%exner(:, :, state%nnow), nlev)
-  call worst('exner_new', state%exner(:, :, state%nnew), nlev)
-  call worst('w_now', state%w(:, :, state%nnow), nlev + 1)
-  call worst('w_new', state%w(:, :, state%nnew), nlev + 1)
-  call worst('theta_v_now', state%theta_v(:, :, state%nnow), nlev)
-  call worst('theta_v_new', state%theta_v(:, :, state%nnew), nlev)
-  call worst('vn_now', state%vn(:, :, state%nnow), nlev)
-  call worst('vn_new', state%vn(:, :, state%nnew), nlev)
-  call worst('exner_pr', state%exner_pr, nlev)
-  call worst('theta_v_ic', state%theta_v_ic, nlev + 1)
-  call worst('rho_ic', state%rho_ic, nlev + 1)
-  call worst('mass_fl_e', state%mass_fl_e, nlev)
-  call worst('vn_ie', state%vn_ie, nlev + 1)
-  call worst('vt', state%vt, nlev)
-  call worst('mass_flx_me', state%mass_flx_me, nlev)
-  call worst('mass_flx_ic', state%mass_flx_ic, nlev + 1)
-  call worst('vn_traj', state%vn_traj, nlev)
+  difference = nh_state_max_difference(state)
 
   json = '{"granule": "solve_nh", "implementation": "'//trim(implementation)//'", "grid": "'// &
          trim(source)//'", "cells": '//str(nc)//', "edges": '//str(ne)//', "nlev": '// &
@@ -122,18 +95,5 @@ program bench_fortran_solve_nh
   deallocate (seconds, json)
   call free_nh_state(state)
   call icon_case_free()  ! its Views must go before Kokkos does (at exit)
-
-contains
-
-  !> difference = max(difference, the output's max relative difference); NaN sticks.
-  subroutine worst(name, field, cols)
-    character(len=*), intent(in) :: name
-    real(c_double), intent(in) :: field(:, :)
-    integer(c_int), intent(in) :: cols
-    real(c_double) :: d
-    d = max_difference(name//c_null_char, field, int(size(field, 1), c_int), cols)
-    if (.not. (d <= difference)) difference = d
-  end subroutine worst
-
 
 end program bench_fortran_solve_nh
