@@ -504,6 +504,7 @@ def plot_benchmark(args):
 # ---- jw --------------------------------------------------------------------------------------
 
 P0REF, RD, CPD = 100000.0, 287.04, 1004.64
+WAVE_LATITUDES = (25.0, 75.0)  # degrees north: where JW06's wave grows and breaks
 
 
 def temperature_at_pressure(np, theta_v, exner, target_pa):
@@ -554,11 +555,17 @@ def plot_jw(args):
                                            np.asarray(ds["exner"][t], dtype=float), 85000.0)
             i = int(np.argmin(ps))
             north = lat > 0
+            # The wave's low: the minimum over JW06's storm track (25-75 N), away from the polar
+            # minimum that the global one finds before the wave has grown.
+            track = np.nonzero((lat >= WAVE_LATITUDES[0]) & (lat <= WAVE_LATITUDES[1]))[0]
+            j = int(track[np.argmin(ps[track])])
             rows.append({"day": day, "min_pres_sfc_hpa": float(ps[i]),
                          "min_lon_deg": float(lon[i]), "min_lat_deg": float(lat[i]),
                          "max_pres_sfc_hpa": float(ps.max()),
                          "t850_min_k": float(np.nanmin(t850[north])),
-                         "t850_max_k": float(np.nanmax(t850[north]))})
+                         "t850_max_k": float(np.nanmax(t850[north])),
+                         "wave_min_pres_sfc_hpa": float(ps[j]), "wave_lon_deg": float(lon[j]),
+                         "wave_lat_deg": float(lat[j])})
             rows[-1]["_fields"] = (ps, t850)
         # Both fields over the northern hemisphere, 0-360 E, with the seam's points repeated.
         keep = lat > -5.0
@@ -591,7 +598,9 @@ def plot_jw(args):
         plt.close(fig)
     for row in rows:
         print(f"day {row['day']:g}: min surface pressure {row['min_pres_sfc_hpa']:.2f} hPa at "
-              f"{row['min_lon_deg']:.1f} E {row['min_lat_deg']:.1f} N; T850 "
+              f"{row['min_lon_deg']:.1f} E {row['min_lat_deg']:.1f} N; wave low (25-75 N) "
+              f"{row['wave_min_pres_sfc_hpa']:.2f} hPa at {row['wave_lon_deg']:.1f} E "
+              f"{row['wave_lat_deg']:.1f} N; T850 "
               f"{row['t850_min_k']:.1f} .. {row['t850_max_k']:.1f} K (N hemisphere)")
     if args.table:
         with open(args.table, "w") as f:
