@@ -15,16 +15,35 @@ contains
     integer, intent(out) :: levels, calls
     integer(c_int), intent(inout) :: binding_backend
     character(len=64) :: text
+    integer :: status
+    if (command_argument_count() < 3 .or. command_argument_count() > 5) call usage('')
     call get_command_argument(1, source)
     call get_command_argument(2, text)
-    read (text, *) levels
+    read (text, *, iostat=status) levels
+    if (status /= 0 .or. levels < 1) call usage('LEVELS must be an integer >= 1, got "'//trim(text)//'"')
     call get_command_argument(3, text)
-    read (text, *) calls
+    read (text, *, iostat=status) calls
+    if (status /= 0 .or. calls < 1) call usage('CALLS must be an integer >= 1, got "'//trim(text)//'"')
     call get_command_argument(4, implementation)
     if (len_trim(implementation) == 0) implementation = 'icondiff'
     call get_command_argument(5, text)
-    if (len_trim(text) > 0) read (text, *) binding_backend
+    if (len_trim(text) > 0) then
+      read (text, *, iostat=status) binding_backend
+      if (status /= 0) call usage('BINDING_BACKEND must be an integer, got "'//trim(text)//'"')
+    end if
   end subroutine read_bench_arguments
+
+  !> The arguments' usage and what was wrong, on standard error; exit status 2.
+  subroutine usage(problem)
+    use, intrinsic :: iso_fortran_env, only: error_unit
+    character(len=*), intent(in) :: problem
+    character(len=256) :: program
+    call get_command_argument(0, program)
+    if (len(problem) > 0) write (error_unit, '(a)') trim(program)//': '//problem
+    write (error_unit, '(a)') 'usage: '//trim(program)// &
+      ' GRID LEVELS CALLS [IMPLEMENTATION (default icondiff) [BINDING_BACKEND (0: icondiff''s)]]'
+    stop 2
+  end subroutine usage
 
   real(c_double) function median(x)
     real(c_double), intent(in) :: x(:)
