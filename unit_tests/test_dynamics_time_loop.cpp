@@ -350,12 +350,12 @@ TEST(Topography, JablonowskiWilliamsonSurface) {
 }
 
 /// The lower boundary on a sloping surface: ICON's implicit solver reads rho_ic at the surface
-/// half level times w there (the contravariant correction), and ICON keeps that rho_ic at 0 so
-/// that no mass crosses the surface. The JW initial state used to set it to the lowest level's
+/// half level times w there (the contravariant correction), and ICON never writes that rho_ic (0)
+/// so that no mass crosses the surface. The JW initial state used to set it to the lowest level's
 /// density: then every substep moved mass through JW06's surface, and the lowest level's theta_v
-/// drifted six times faster than the levels above, until the wave runs went unstable at day 7
+/// drifted ten times faster than the levels above, until the wave runs went unstable at day 7
 /// (docs/user/jw_baroclinic_wave.md). The steady state over a day: the lowest level's largest
-/// theta_v change stays within twice that of the levels above (with the old start: 6x).
+/// theta_v change stays within twice that of the levels above (with the old start: 20 times).
 TEST(DynamicsTimeLoop, SteadyStateOnTheJwSurfaceMovesNoMassThroughIt) {
   const Case c = make_case("generate:R2B2", TopographyConfig::jablonowski_williamson());
   JablonowskiWilliamsonConfig steady;

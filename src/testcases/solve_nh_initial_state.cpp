@@ -90,12 +90,12 @@ SolveNhHostStates jablonowski_williamson_solve_nh_states(
     for (std::size_t c = 0; c < nc; ++c)
       s.diagnostic.perturbed_exner_at_cells_on_model_levels(c, k) =
           s.current.exner(c, k) - static_cast<double>(exner_ref(c, k));
-  // theta_v_ic and rho_ic stay 0, as ICON allocates them and ICON4Py's initial condition leaves
-  // them: the first predictor computes them on every level it uses. The surface's rho_ic must
-  // stay 0: the implicit solver's lowest row reads rho_ic(nlev) * w(nlev), with w(nlev) the
-  // contravariant correction, and ICON's zero there keeps the mass flux through a sloping
-  // surface at 0. A nonzero value pumped mass out of the lowest level at every substep (the
-  // JW drift traced on 2026-11-28, docs/user/jw_baroclinic_wave.md).
+  // theta_v_ic and rho_ic stay 0, as ICON4Py's JW initial condition leaves them: the first
+  // predictor computes them on every level it uses. The surface's rho_ic must stay 0: ICON's
+  // solve_nh writes rho_ic only on half levels 2..nlev, yet the implicit solver's lowest row
+  // reads rho_ic(nlev) * w(nlev), with w(nlev) the contravariant correction; a zero there keeps
+  // the mass flux through a sloping surface at 0. A nonzero value pumped mass out of the lowest
+  // level at every substep (the JW drift traced on 2026-11-28, docs/user/jw_baroclinic_wave.md).
   for (std::size_t k = 0; k <= nlev; ++k)
     for (std::size_t c = 0; c < nc; ++c) s.current.w(c, k) = jw.w[c + nc * k];
   s.next = copy_state<H>(s.current, scope + "next::");

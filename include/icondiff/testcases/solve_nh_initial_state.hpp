@@ -2,7 +2,7 @@
 // per-call states: what a driver of the dynamical core starts from (the baroclinic-wave job, the
 // granule's tests and benchmark, the ICON4Py comparison). The prognostic state is JW06's (with
 // its optional noise); exner_pr is set from the static reference exner; every other diagnostic
-// field starts at 0, as ICON allocates it and ICON4Py's JW initial condition leaves it: the first
+// field starts at 0, as ICON4Py's JW initial condition leaves it: the first
 // substep (at_initial_timestep) computes them before reading, except the surface's rho_ic, which
 // ICON never writes and whose 0 the implicit solver needs (solve_nh_initial_state.cpp). On a
 // limited-area grid the boundary tendencies are allocated (zero: a driver without a parent model
