@@ -48,7 +48,9 @@ a global R2B4 written by ``icondiff grid-info --write`` -- at 65 levels (--nlev)
    in the first substeps on the global grids, so that the clipping, the extra diffusion and
    max_vertical_cfl are exercised), next = current, exner_pr = exner - exner_ref_mc,
    theta_v_ic and rho_ic the
-   means of the adjacent full levels (the top/bottom level's value at the top/surface), seeded
+   means of the adjacent full levels (the top/bottom level's value at the top/surface; ICON never
+   writes the surface's rho_ic and keeps it 0, so a long run must not start like this, see
+   docs/user/jw_baroclinic_wave.md, but here it exercises the solver's surface term), seeded
    random slow-physics tendencies (ddt_vn_phy +-1e-4 m/s2, ddt_exner_phy +-1e-8 /s), on the
    limited-area grid random boundary tendencies (grf_tend_rho +-1e-7, grf_tend_thv +-1e-5,
    grf_tend_w +-1e-6, grf_tend_vn +-1e-5), with IAU (iau_init) random increments (rho_incr
