@@ -147,6 +147,27 @@ TEST(Zones, LimitedAreaHaloPointsInTheOuterRowsStayWithTheBoundary) {
   EXPECT_EQ(z.range(Zone::Interior), R(6, 8));
 }
 
+TEST(Zones, ARankOwningOnlyTheOutermostRowsKeepsItsBoundaryHaloOutOfTheInterior) {
+  // Edges of a rank owning only boundary row 1 of a LAM (issue 29, item 4), in
+  // make_local_grid's order: owned rows 1 and 2; line-1 halo edges of row 3 and line-2 halo edges
+  // of row 4, both stored with the boundary rows; ICON4Py's third edge level (row 5) last.
+  const std::vector<int> refin = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5};
+  const std::vector<int> halo = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3};
+  const Zones z = compute_zones(Location::Edge, refin, halo);
+  EXPECT_EQ(z.range(Zone::LateralBoundary1), R(0, 2));
+  EXPECT_EQ(z.range(Zone::LateralBoundary2), R(2, 4));
+  // The rows this rank lacks sit after the halo points stored with the rows before them...
+  EXPECT_EQ(z.range(Zone::LateralBoundary3), R(4, 4));
+  EXPECT_EQ(z.range(Zone::LateralBoundary4), R(6, 6));
+  EXPECT_EQ(z.range(Zone::LateralBoundary5), R(8, 8));
+  EXPECT_EQ(z.range(Zone::Nudging2), R(8, 8));
+  // ...and neither those halo points nor the third level are interior or local.
+  EXPECT_EQ(z.range(Zone::Interior), R(8, 8));
+  EXPECT_EQ(z.range(Zone::Local), R(0, 8));
+  EXPECT_EQ(z.range(Zone::Halo), R(8, 8));
+  EXPECT_EQ(z.range(Zone::Halo2), R(8, 8));
+}
+
 TEST(Zones, IconRefinementLevelsMatchMoImplConstants) {
   EXPECT_EQ(icon_refinement_level(Location::Cell, Zone::End), -8);    // min_rlcell
   EXPECT_EQ(icon_refinement_level(Location::Cell, Zone::Local), -4);  // min_rlcell_int

@@ -131,14 +131,24 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
   auto at = [&ranges](Zone z) -> IndexRange& { return ranges[static_cast<int>(z)]; };
 
   // ---- Halo lines (at the end of the array, except boundary-row halo points of a LAM). ----
-  IndexRange halo_lines[3] = {{n, n}, {n, n}, {n, n}};
+  // On a decomposed LAM, halo points of the outermost rows are stored with those rows (after
+  // each row's owned points; decomposition.cpp's order_points), on every halo level.
+  const auto stored_with_boundary = [&](index_t i) {
+    const int r = refin_of(i), line = halo_of(i);
+    return line >= 1 && r >= 1 && r <= last_row_stored_with_boundary(location, line);
+  };
+  // The first point of ICON4Py's third edge level (edges closing the halo cells, after line 2):
+  // where empty halo lines sit, so that LOCAL never reaches into it (a rank owning only the
+  // outermost row stores all its line-1 and line-2 edges with the boundary).
+  index_t beyond_lines = n;
+  for (index_t i = 0; i < n; ++i)
+    if (halo_of(i) >= 3 && !stored_with_boundary(i)) beyond_lines = std::min(beyond_lines, i);
+  IndexRange halo_lines[3] = {
+      {beyond_lines, beyond_lines}, {beyond_lines, beyond_lines}, {beyond_lines, beyond_lines}};
   for (int line = 1; line <= 2; ++line) {
     index_t lo = n, hi = -1;
     for (index_t i = 0; i < n; ++i) {
-      const int r = refin_of(i);
-      const bool stored_with_boundary =
-          r >= 1 && r <= last_row_stored_with_boundary(location, line);
-      if (halo_of(i) == line && !stored_with_boundary) {
+      if (halo_of(i) == line && !stored_with_boundary(i)) {
         lo = std::min(lo, i);
         hi = std::max(hi, i);
       }
@@ -153,6 +163,18 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
 
   // ---- Ordered rows: boundary rows, then nudging rows, each contiguous and in order. ----
   const int last = last_ordered_refinement(location);
+  // On a rank of a decomposed LAM, halo points of the outermost rows are stored with those rows
+  // (after each row's owned points; decomposition.cpp's order_points). front_end[v]: the end of
+  // the stored-with-boundary points of rows below v, owned or halo; front_end[last + 1]: of all.
+  std::vector<index_t> front_end(static_cast<std::size_t>(last) + 2, 0);
+  for (index_t i = 0; i < first_halo; ++i) {
+    const int r = refin_of(i);
+    const bool front = r >= 1 && r <= last && (halo_of(i) == 0 || stored_with_boundary(i));
+    if (front)
+      for (int v = r + 1; v <= last + 1; ++v)
+        front_end[static_cast<std::size_t>(v)] =
+            std::max(front_end[static_cast<std::size_t>(v)], i + 1);
+  }
   index_t ordered_end = 0;
   int previous_value = 0;
   for (int value = 1; value <= last; ++value) {
@@ -164,10 +186,13 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
         ++count;
       }
     }
-    // A row this grid (or this rank) lacks is empty where it would be: after the rows before it,
-    // so that a range starting or ending at it (e.g. [NUDGING, LOCAL) on a rank whose boundary
-    // rows hold no nudging cells) covers what it would with the row present.
-    IndexRange r{ordered_end, ordered_end};
+    // A row this grid (or this rank) lacks is empty where it would be: after the rows before it
+    // and the halo points stored with them, so that a range starting or ending at it (e.g.
+    // [NUDGING, LOCAL) on a rank whose boundary rows hold no nudging cells) covers what it would
+    // with the row present, and no halo point of an earlier row (a rank owning only the outermost
+    // row keeps edges of rows 3-6 as halo there, without their far neighbours).
+    const index_t empty_at = std::max(ordered_end, front_end[static_cast<std::size_t>(value)]);
+    IndexRange r{empty_at, empty_at};
     if (hi >= 0) {
       r = {lo, hi + 1};
       if (r.size() != count) {
@@ -185,6 +210,8 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
             to_string(location), value, r.start, ordered_end, previous_value));
       ordered_end = r.end;
       previous_value = value;
+    } else {
+      ordered_end = empty_at;
     }
     at(ordered_zone(location, value)) = r;
   }
@@ -200,7 +227,9 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
   // ICON4Py starts the interior at the end of the last nudging row. We start it at the end of the
   // last ordered row, which is the same on every ICON grid and stays right when a grid has
   // boundary rows but no nudging row.
-  at(Zone::Interior) = {ordered_end, first_halo};
+  const index_t interior_start =
+      std::max(ordered_end, front_end[static_cast<std::size_t>(last) + 1]);
+  at(Zone::Interior) = {interior_start, first_halo};
   at(Zone::Local) = {0, first_halo};
   return Zones(location, ranges);
 }

@@ -35,10 +35,10 @@ std::vector<int> rank0_takes(const Grid& grid, int num_ranks, Pick&& to_rank0) {
   return owner;
 }
 
-/// The boundary-row partitions of a limited-area grid for `num_ranks` ranks. Not yet among them
-/// (issue 29, item 4, open): a rank owning only the outermost row. Its halo edges of rows 3-6
-/// are stored with the boundary rows but counted in no row's zone, so they fall into INTERIOR,
-/// where the diffusion gathers over their missing far vertices (refused by its checks).
+/// The boundary-row partitions of a limited-area grid for `num_ranks` ranks. The rank owning only
+/// the outermost row keeps every line-1 and line-2 halo edge with the boundary rows (rows 3-6)
+/// and ICON4Py's third edge level after them: compute_zones must keep both out of INTERIOR and
+/// LOCAL, where the diffusion would gather over their missing far vertices.
 inline std::vector<NamedPartition> boundary_partitions(const Grid& grid, int num_ranks) {
   const auto& refin = grid.refin_ctrl[static_cast<int>(Location::Cell)];
   auto row = [&](index_t c) {
@@ -52,6 +52,8 @@ inline std::vector<NamedPartition> boundary_partitions(const Grid& grid, int num
   return {
       {"rank 0 owns the lateral-boundary rows 1-4 only",
        rank0_takes(grid, num_ranks, [&](index_t c) { return row(c) >= 1 && row(c) <= 4; })},
+      {"rank 0 owns the outermost boundary row only",
+       rank0_takes(grid, num_ranks, [&](index_t c) { return row(c) == 1; })},
       {"rank 0 owns nothing of the boundary (half of the interior)",
        rank0_takes(grid, num_ranks, [&](index_t c) { return row(c) == 0 && c >= middle; })},
   };
