@@ -163,18 +163,15 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
 
   // ---- Ordered rows: boundary rows, then nudging rows, each contiguous and in order. ----
   const int last = last_ordered_refinement(location);
-  // On a rank of a decomposed LAM, halo points of the outermost rows are stored with those rows
-  // (after each row's owned points; decomposition.cpp's order_points). front_end[v]: the end of
-  // the stored-with-boundary points of rows below v, owned or halo; front_end[last + 1]: of all.
-  std::vector<index_t> front_end(static_cast<std::size_t>(last) + 2, 0);
+  // row_end[v]: the end of row v's points at the front of the array, the halo points stored with
+  // it included (stored_with_boundary above); front_end: the same over the rows done so far.
+  std::vector<index_t> row_end(static_cast<std::size_t>(last) + 1, 0);
   for (index_t i = 0; i < first_halo; ++i) {
     const int r = refin_of(i);
-    const bool front = r >= 1 && r <= last && (halo_of(i) == 0 || stored_with_boundary(i));
-    if (front)
-      for (int v = r + 1; v <= last + 1; ++v)
-        front_end[static_cast<std::size_t>(v)] =
-            std::max(front_end[static_cast<std::size_t>(v)], i + 1);
+    if (r >= 1 && r <= last && (halo_of(i) == 0 || stored_with_boundary(i)))
+      row_end[static_cast<std::size_t>(r)] = i + 1;
   }
+  index_t front_end = 0;
   index_t ordered_end = 0;
   int previous_value = 0;
   for (int value = 1; value <= last; ++value) {
@@ -191,7 +188,7 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
     // [NUDGING, LOCAL) on a rank whose boundary rows hold no nudging cells) covers what it would
     // with the row present, and no halo point of an earlier row (a rank owning only the outermost
     // row keeps edges of rows 3-6 as halo there, without their far neighbours).
-    const index_t empty_at = std::max(ordered_end, front_end[static_cast<std::size_t>(value)]);
+    const index_t empty_at = std::max(ordered_end, front_end);
     IndexRange r{empty_at, empty_at};
     if (hi >= 0) {
       r = {lo, hi + 1};
@@ -210,10 +207,9 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
             to_string(location), value, r.start, ordered_end, previous_value));
       ordered_end = r.end;
       previous_value = value;
-    } else {
-      ordered_end = empty_at;
     }
     at(ordered_zone(location, value)) = r;
+    front_end = std::max(front_end, row_end[static_cast<std::size_t>(value)]);
   }
   for (index_t i = ordered_end; i < first_halo; ++i) {
     const int r = refin_of(i);
@@ -227,9 +223,7 @@ Zones compute_zones(Location location, const std::vector<int>& refin_ctrl,
   // ICON4Py starts the interior at the end of the last nudging row. We start it at the end of the
   // last ordered row, which is the same on every ICON grid and stays right when a grid has
   // boundary rows but no nudging row.
-  const index_t interior_start =
-      std::max(ordered_end, front_end[static_cast<std::size_t>(last) + 1]);
-  at(Zone::Interior) = {interior_start, first_halo};
+  at(Zone::Interior) = {std::max(ordered_end, front_end), first_halo};
   at(Zone::Local) = {0, first_halo};
   return Zones(location, ranges);
 }
