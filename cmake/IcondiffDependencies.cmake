@@ -50,14 +50,9 @@ endif()
 find_package(KokkosKernels REQUIRED)
 message(STATUS "icondiff: KokkosKernels from ${KokkosKernels_DIR}")
 
-# netCDF-C: Debian ships a CMake package (netCDF::netcdf); fall back to pkg-config elsewhere.
-find_package(netCDF CONFIG QUIET)
-if(NOT TARGET netCDF::netcdf)
-  find_package(PkgConfig REQUIRED)
-  pkg_check_modules(NETCDF REQUIRED IMPORTED_TARGET netcdf)
-  add_library(netCDF::netcdf INTERFACE IMPORTED)
-  target_link_libraries(netCDF::netcdf INTERFACE PkgConfig::NETCDF)
-endif()
+# netCDF-C: parallel with MPI (the decomposed output), else serial (IcondiffNetcdf.cmake).
+set(ICONDIFF_NETCDF_PARALLEL ${ICONDIFF_ENABLE_MPI})
+include(IcondiffNetcdf)
 
 find_package(fmt REQUIRED)
 

@@ -51,7 +51,7 @@ cache_root=${ICONDIFF_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/icondiff}
 # ------------------------------------------------------------------------------------------------
 packages=(
   build-essential cmake gfortran pkg-config dpkg-dev patch
-  libnetcdf-dev netcdf-bin
+  libnetcdf-dev netcdf-bin libnetcdf-pnetcdf-dev
   libopenmpi-dev openmpi-bin libmetis-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev valgrind

@@ -31,7 +31,6 @@
 #include <icondiff/timeloop/dynamics_time_loop.hpp>
 
 #if ICONDIFF_HAVE_MPI
-#include <icondiff/comm/mpi_gather.hpp>
 #endif
 
 #include <fmt/format.h>
@@ -215,7 +214,7 @@ int run_dynamics(const RunOptions& o) {
   const Grid& local = part.grid;
   const FieldSizes whole_sizes = dycore_whole.sizes();
   const RankPoints my_points = rank_points(local, whole_sizes);
-  const std::vector<RankPoints> all_points = describe_ranks(ranks, part, my_points, say);
+  describe_ranks(ranks, part, my_points, say);
   const std::string scope = "icondiff::driver::";
   DycoreInputs<M> dycore_inputs;
   DiffusionInputs<M> diffusion_inputs;
@@ -344,7 +343,7 @@ int run_dynamics(const RunOptions& o) {
       o.dtime, loop_config.ndyn_substeps, to_string(strategy), o.steps, o.steps * o.dtime / 3600.0,
       o.jw_up));
 
-  // ---- Output (one file of the whole grid, written by rank 0) ----
+  // ---- Output (one file of the whole grid, written by every rank) ----
   std::map<std::string, std::string> attributes;
   for (const auto& [name, value] : icon_namelist_values(diffusion_config)) attributes[name] = value;
   for (const auto& [name, value] : icon_namelist_values(dycore_config)) attributes[name] = value;
@@ -357,63 +356,52 @@ int run_dynamics(const RunOptions& o) {
   std::unique_ptr<UgridWriter> writer;
   const std::string writer_path =
       o.output.empty() || temporary_fits_beside(o.output) ? o.output : temporary_beside(o.output);
-  View2D<wp, H> whole_ddqz;
-  View1D<wp, H> whole_pres_sfc;
   const auto write_output = [&](double time) {
-    const auto prognostic = whole_state_on_root(ranks, all_points, states.current);
-    const auto diffusion_diagnostics = whole_state_on_root(ranks, all_points, states.diffusion);
-    ranks.collectively([&] {
-      if (!prognostic || !writer) return;
-      diagnose_surface_pressure(Kokkos::DefaultHostExecutionSpace(), prognostic->exner,
-                                prognostic->theta_v, whole_ddqz, whole_pres_sfc);
-      Kokkos::fence();
-      UgridOutputFields f;
-      // Double fields in the point-fastest layout are referred to in place; vp fields of a
-      // mixed-precision build (the diffusion's diagnostics) and the fields of a level-fastest
-      // build are copied into the file's order, kept until the write.
-      std::deque<std::vector<double>> widened;
-      const auto ref = [&widened](const auto& view) {
-        using V = std::decay_t<decltype(view)>;
-        using T = typename V::non_const_value_type;
-        if constexpr (std::is_same_v<T, double> &&
-                      (V::rank == 1 ||
-                       std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>)) {
-          return HostFieldRef(view.data(), view.size());
-        } else {
-          widened.push_back(host_field_copy(view));
-          return HostFieldRef(widened.back());
-        }
-      };
-      f.vn = ref(prognostic->vn);
-      f.w = ref(prognostic->w);
-      f.theta_v = ref(prognostic->theta_v);
-      f.exner = ref(prognostic->exner);
-      f.rho = ref(prognostic->rho);
-      f.pres_sfc = ref(whole_pres_sfc);
-      // The diffusion's diagnostics exist after its first call.
-      if (loop->steps_done() > 0) {
-        f.hdef_ic = ref(diffusion_diagnostics->hdef_ic);
-        f.div_ic = ref(diffusion_diagnostics->div_ic);
-        f.dwdx = ref(diffusion_diagnostics->dwdx);
-        f.dwdy = ref(diffusion_diagnostics->dwdy);
+    // Each rank its own points, from its states as they are (device states copied to the host).
+    diagnose_surface_pressure(Space(), states.current.exner, states.current.theta_v, ddqz_z_full,
+                              pres_sfc);
+    const auto prognostic = state_on_host(states.current);
+    const auto diffusion_diagnostics = state_on_host(states.diffusion);
+    const auto pres_sfc_host = Kokkos::create_mirror_view_and_copy(H(), pres_sfc);
+    UgridOutputFields f;
+    // Double fields in the point-fastest layout are referred to in place; vp fields of a
+    // mixed-precision build (the diffusion's diagnostics) and the fields of a level-fastest
+    // build are copied into the file's order, kept until the write.
+    std::deque<std::vector<double>> widened;
+    const auto ref = [&widened](const auto& view) {
+      using V = std::decay_t<decltype(view)>;
+      using T = typename V::non_const_value_type;
+      if constexpr (std::is_same_v<T, double> &&
+                    (V::rank == 1 ||
+                     std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>)) {
+        return HostFieldRef(view.data(), view.size());
+      } else {
+        widened.push_back(host_field_copy(view));
+        return HostFieldRef(widened.back());
       }
-      writer->write_step(time, f);
-    });
+    };
+    f.vn = ref(prognostic.vn);
+    f.w = ref(prognostic.w);
+    f.theta_v = ref(prognostic.theta_v);
+    f.exner = ref(prognostic.exner);
+    f.rho = ref(prognostic.rho);
+    f.pres_sfc = ref(pres_sfc_host);
+    // The diffusion's diagnostics exist after its first call.
+    if (loop->steps_done() > 0) {
+      f.hdef_ic = ref(diffusion_diagnostics.hdef_ic);
+      f.div_ic = ref(diffusion_diagnostics.div_ic);
+      f.dwdx = ref(diffusion_diagnostics.dwdx);
+      f.dwdy = ref(diffusion_diagnostics.dwdy);
+    }
+    writer->write_step(time, f);
   };
   if (!o.output.empty()) {
     ranks.collectively([&] {
-      if (!ranks.root()) return;
-      std::vector<double> full(nlev);
-      for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
-      whole_ddqz =
-          copy_to_view<wp, H>(scope + "whole_ddqz_z_full", host.dycore_metrics.ddqz_z_full);
-      whole_pres_sfc = View1D<wp, H>(scope + "whole_pres_sfc", g.num_cells);
-      remove_temporaries_on_signal(writer_path);
-      if (writer_path != o.output) remove_on_signal(writer_path);
+      if (writer_path != o.output && ranks.root()) remove_on_signal(writer_path);
       UgridWriterOptions options;
       options.write_dynamics = true;
       options.title = "icondiff dynamics output (solve_nh + diffusion)";
-      writer = std::make_unique<UgridWriter>(writer_path, g, full, vct_a, attributes, options);
+      writer = make_output_writer(ranks, writer_path, local, vct_a, attributes, options);
     });
     write_output((first_step - 1) * o.dtime);
   }

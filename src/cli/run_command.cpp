@@ -27,7 +27,6 @@
 #include <icondiff/testcases/jablonowski_williamson.hpp>
 
 #if ICONDIFF_HAVE_MPI
-#include <icondiff/comm/mpi_gather.hpp>
 #endif
 
 #include <fmt/format.h>
@@ -103,7 +102,7 @@ int run_diffusion(const RunOptions& o) {
       static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
       static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
   const RankPoints my_points = rank_points(local, whole_sizes);
-  const std::vector<RankPoints> all_points = describe_ranks(ranks, part, my_points, say);
+  describe_ranks(ranks, part, my_points, say);
   const DiffusionInputs<M>& inputs = rank_inputs;
 
   JablonowskiWilliamsonConfig jw;
@@ -156,7 +155,7 @@ int run_diffusion(const RunOptions& o) {
                   "initial call)\n\n",
                   to_string(strategy), o.schedule, o.dtime, o.steps));
 
-  // ---- Output (one file of the whole grid, written by rank 0) ----
+  // ---- Output (one file of the whole grid, written by every rank) ----
   std::map<std::string, std::string> attributes;
   for (const auto& [name, value] : icon_namelist_values(config)) attributes[name] = value;
   attributes["icondiff:grid_source"] = source;
@@ -169,23 +168,16 @@ int run_diffusion(const RunOptions& o) {
   const std::string writer_path =
       o.output.empty() || temporary_fits_beside(o.output) ? o.output : temporary_beside(o.output);
   const auto write_output = [&](double time) {
-    // One rank writes its own states as they are (no copy); several gather to rank 0 first.
-    if (!ranks.decomposed()) return writer->write_step(time, prognostic, &diagnostic);
-    const auto p = whole_state_on_root(ranks, all_points, prognostic);
-    const auto d = whole_state_on_root(ranks, all_points, diagnostic);
-    ranks.collectively([&] {
-      if (p) writer->write_step(time, *p, &*d);
-    });
+    // Each rank its own points, from its states as they are (device states copied to the host).
+    const auto p = state_on_host(prognostic);
+    const auto d = state_on_host(diagnostic);
+    writer->write_step(time, p, &d);
   };
   if (!o.output.empty()) {
     ranks.collectively([&] {
-      if (!ranks.root()) return;
-      const auto& vct_a = host.metrics.vertical.vct_a;
-      std::vector<double> full(nlev);
-      for (int k = 0; k < nlev; ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
-      remove_temporaries_on_signal(writer_path);
-      if (writer_path != o.output) remove_on_signal(writer_path);
-      writer = std::make_unique<UgridWriter>(writer_path, g, full, vct_a, attributes);
+      if (writer_path != o.output && ranks.root()) remove_on_signal(writer_path);
+      writer =
+          make_output_writer(ranks, writer_path, local, host.metrics.vertical.vct_a, attributes);
     });
     write_output(0.0);
   }

@@ -34,7 +34,6 @@
 #include <string>
 
 #if ICONDIFF_HAVE_MPI
-#include <icondiff/comm/mpi_gather.hpp>
 #include <icondiff/comm/mpi_halo_exchange.hpp>
 #endif
 
@@ -214,38 +213,36 @@ Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& che
 
 /// Says how the cells are spread over the ranks (decomposed runs) and returns every rank's
 /// points on the root (this rank's alone elsewhere and on one rank): what the output gathers by.
-std::vector<RankPoints> describe_ranks(const Ranks& ranks, const LocalPart& part,
-                                       const RankPoints& mine,
-                                       const std::function<void(const std::string&)>& say);
+void describe_ranks(const Ranks& ranks, const LocalPart& part, const RankPoints& mine,
+                    const std::function<void(const std::string&)>& say);
 
 /// Collective: ends the run with the first non-finite prognostic value after `step`, if any,
 /// naming the field, the point (its global index when decomposed) and the level.
 void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
                         const std::optional<NonFiniteValue>& bad);
 
-/// Collective: closes the output written by the root through `writer_path` and moves it to
-/// `output` when the two differ (a name too long for the temporary suffix).
+/// Collective: the run's UGRID file of the whole grid at `writer_path`: written by every rank
+/// from its `local` grid and fields when decomposed (netCDF's parallel I/O, no gather), by the
+/// one process otherwise.
+std::unique_ptr<UgridWriter> make_output_writer(
+    const Ranks& ranks, const std::string& writer_path, const Grid& local,
+    const std::vector<double>& vct_a, const std::map<std::string, std::string>& attributes,
+    const UgridWriterOptions& options = {});
+
+/// Collective: closes the output written through `writer_path` and moves it to `output` when the
+/// two differ (a name too long for the temporary suffix).
 void close_output(const Ranks& ranks, UgridWriter* writer, const std::string& writer_path,
                   const std::string& output);
 
-/// Collective: the whole grid's `state` on the root as host Views (nullopt elsewhere): gathered
-/// from every rank when decomposed (gather_to_root reads host Views, so a device state is copied
-/// once, a host state used as it is), a host copy on one rank.
+/// This rank's `state` as host Views (for the output): the state itself in host memory, a copy of
+/// a device state.
 template <template <class> class State>
-std::optional<State<Kokkos::HostSpace>> whole_state_on_root(
-    [[maybe_unused]] const Ranks& ranks, [[maybe_unused]] const std::vector<RankPoints>& points,
-    const State<RunMemory>& state) {
+State<Kokkos::HostSpace> state_on_host(const State<RunMemory>& state) {
   using H = Kokkos::HostSpace;
-  const std::string scope = "icondiff::driver::output::";
-  if (!ranks.decomposed()) return copy_state<H>(state, scope);
-#if ICONDIFF_HAVE_MPI
   if constexpr (std::is_same_v<RunMemory, H>)
-    return gather_to_root(ranks.comm(), state, points, 0, scope);
+    return state;
   else
-    return gather_to_root(ranks.comm(), copy_state<H>(state, scope), points, 0, scope);
-#else
-  return std::nullopt;
-#endif
+    return copy_state<H>(state, "icondiff::driver::output::");
 }
 
 int run_diffusion(const RunOptions& o);

@@ -6,7 +6,6 @@
 #include "output_paths.hpp"
 
 #if ICONDIFF_HAVE_MPI
-#include <icondiff/comm/mpi_gather.hpp>
 #endif
 
 #include <icondiff/comm/decomposition.hpp>
@@ -445,10 +444,9 @@ Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& che
   return grid;
 }
 
-std::vector<RankPoints> describe_ranks(const Ranks& ranks, const LocalPart& part,
-                                       const RankPoints& mine,
-                                       const std::function<void(const std::string&)>& say) {
-  if (!ranks.decomposed()) return {mine};
+void describe_ranks(const Ranks& ranks, const LocalPart& part, const RankPoints& mine,
+                    const std::function<void(const std::string&)>& say) {
+  if (!ranks.decomposed()) return;
   const auto owned = [&](Location l) {
     long long n = 0;
     for (std::size_t i = 0; i < mine.size(l); ++i) n += mine.owns(l, i);
@@ -464,11 +462,6 @@ std::vector<RankPoints> describe_ranks(const Ranks& ranks, const LocalPart& part
         *std::max_element(owned_cells.begin(), owned_cells.end()),
         *std::min_element(local_cells.begin(), local_cells.end()),
         *std::max_element(local_cells.begin(), local_cells.end())));
-#if ICONDIFF_HAVE_MPI
-  return gather_rank_points(ranks.comm(), mine, 0);
-#else
-  return {mine};
-#endif
 }
 
 void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
@@ -485,12 +478,27 @@ void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
   });
 }
 
+std::unique_ptr<UgridWriter> make_output_writer(
+    const Ranks& ranks, const std::string& writer_path, const Grid& local,
+    const std::vector<double>& vct_a, const std::map<std::string, std::string>& attributes,
+    const UgridWriterOptions& options) {
+  // Full levels at the middle of their half levels (ICON's nominal heights).
+  std::vector<double> full(vct_a.size() - 1);
+  for (std::size_t k = 0; k < full.size(); ++k) full[k] = 0.5 * (vct_a[k] + vct_a[k + 1]);
+  remove_temporaries_on_signal(writer_path);
+#if ICONDIFF_HAVE_MPI
+  if (ranks.decomposed())
+    return std::make_unique<UgridWriter>(ranks.comm(), writer_path, local, full, vct_a, attributes,
+                                         options);
+#endif
+  return std::make_unique<UgridWriter>(writer_path, local, full, vct_a, attributes, options);
+}
+
 void close_output(const Ranks& ranks, UgridWriter* writer, const std::string& writer_path,
                   const std::string& output) {
+  if (writer) writer->close();  // collective when decomposed; its errors agreed
   ranks.collectively([&] {
-    if (!writer) return;
-    writer->close();
-    if (writer_path == output) return;
+    if (!writer || !ranks.root() || writer_path == output) return;
     std::error_code ec;
     std::filesystem::rename(writer_path, output, ec);
     if (ec) {

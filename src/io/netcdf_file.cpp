@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <netcdf.h>
+#if ICONDIFF_HAVE_MPI
+#include <netcdf_par.h>
+#endif
 
 #include <filesystem>
 #include <fstream>
@@ -440,20 +443,37 @@ NetcdfKind NetcdfReader::variable_kind(const std::string& name) const {
 
 // ---- NetcdfWriter ------------------------------------------------------------------------------
 
+namespace {
+int create_mode(NetcdfFormat format) {
+  switch (format) {
+    case NetcdfFormat::Offset64: return NC_CLOBBER | NC_64BIT_OFFSET;
+    case NetcdfFormat::Cdf5: return NC_CLOBBER | NC_64BIT_DATA;
+    case NetcdfFormat::Netcdf4: return NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL;
+  }
+  return NC_CLOBBER;
+}
+}  // namespace
+
 NetcdfWriter::NetcdfWriter(std::string path, NetcdfFormat format, FileErrorFactory raise)
     : path_(std::move(path)), raise_(raise) {
-  int mode = NC_CLOBBER;
-  switch (format) {
-    case NetcdfFormat::Offset64: mode |= NC_64BIT_OFFSET; break;
-    case NetcdfFormat::Cdf5: mode |= NC_64BIT_DATA; break;
-    case NetcdfFormat::Netcdf4: mode |= NC_NETCDF4 | NC_CLASSIC_MODEL; break;
-  }
-  const int status = nc_create(path_.c_str(), mode, &ncid_);
+  const int status = nc_create(path_.c_str(), create_mode(format), &ncid_);
   if (status != NC_NOERR) {
     ncid_ = -1;
     check(status, "", "create the file");
   }
 }
+
+#if ICONDIFF_HAVE_MPI
+NetcdfWriter::NetcdfWriter(MPI_Comm comm, std::string path, NetcdfFormat format,
+                           FileErrorFactory raise)
+    : path_(std::move(path)), raise_(raise), parallel_(true) {
+  const int status = nc_create_par(path_.c_str(), create_mode(format), comm, MPI_INFO_NULL, &ncid_);
+  if (status != NC_NOERR) {
+    ncid_ = -1;
+    check(status, "", "create the file (in parallel)");
+  }
+}
+#endif
 
 NetcdfWriter::~NetcdfWriter() {
   if (ncid_ >= 0) nc_close(ncid_);
@@ -523,6 +543,13 @@ void NetcdfWriter::integers(const std::string& var, const std::string& name,
 
 void NetcdfWriter::end_definitions() {
   check(nc_enddef(ncid_), "", "finish the header");
+#if ICONDIFF_HAVE_MPI
+  // Collective data access: every rank writes its block in one MPI-IO call (independent access
+  // would serialise them, and a netCDF-4 record variable can grow only collectively).
+  if (parallel_)
+    for (const auto& [name, id] : vars_)
+      check(nc_var_par_access(ncid_, id, NC_COLLECTIVE), name, "switch to collective writes");
+#endif
 }
 
 std::size_t NetcdfWriter::length_of(const std::string& var) const {
@@ -585,6 +612,42 @@ void NetcdfWriter::put_record_impl(const std::string& var, std::size_t record, c
   else
     status = nc_put_vara_float(ncid_, id, start.data(), count.data(), values);
   check(status, var, fmt::format("write record {}", record));
+}
+
+template <class T>
+void NetcdfWriter::put_block_impl(const std::string& var, const std::vector<std::size_t>& start,
+                                  const std::vector<std::size_t>& count, const T* values) {
+  const int id = id_of(var);
+  int ndims = 0;
+  nc_inq_varndims(ncid_, id, &ndims);
+  if (start.size() != static_cast<std::size_t>(ndims) || count.size() != start.size())
+    raise_with(raise_, path_, var, -1,
+               fmt::format("a block of {} dimensions for a variable of {}", start.size(), ndims));
+  // netCDF refuses a null buffer even for an empty block, which a rank may have in a collective
+  // write.
+  static const T nothing{};
+  const T* data = values ? values : &nothing;
+  int status = NC_NOERR;
+  if constexpr (std::is_same_v<T, double>)
+    status = nc_put_vara_double(ncid_, id, start.data(), count.data(), data);
+  else if constexpr (std::is_same_v<T, float>)
+    status = nc_put_vara_float(ncid_, id, start.data(), count.data(), data);
+  else
+    status = nc_put_vara_int(ncid_, id, start.data(), count.data(), data);
+  check(status, var, "write a block");
+}
+
+void NetcdfWriter::put_block(const std::string& var, const std::vector<std::size_t>& start,
+                             const std::vector<std::size_t>& count, const double* values) {
+  put_block_impl(var, start, count, values);
+}
+void NetcdfWriter::put_block(const std::string& var, const std::vector<std::size_t>& start,
+                             const std::vector<std::size_t>& count, const float* values) {
+  put_block_impl(var, start, count, values);
+}
+void NetcdfWriter::put_block(const std::string& var, const std::vector<std::size_t>& start,
+                             const std::vector<std::size_t>& count, const int* values) {
+  put_block_impl(var, start, count, values);
 }
 
 void NetcdfWriter::put_record(const std::string& var, std::size_t record, const double* values) {

@@ -3,9 +3,13 @@
 // file kinds (savepoints) pass their own factory so their users catch one type. Private to src/.
 #pragma once
 
+#include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
 
 #include <netcdf.h>
+#if ICONDIFF_HAVE_MPI
+#include <mpi.h>
+#endif
 
 #include <cstdint>
 #include <map>
@@ -102,11 +106,21 @@ class NetcdfWriter {
  public:
   explicit NetcdfWriter(std::string path, NetcdfFormat format = NetcdfFormat::Offset64,
                         FileErrorFactory raise = throw_grid_file_error);
+#if ICONDIFF_HAVE_MPI
+  /// Collective over `comm`: one file written by every rank (nc_create_par; PnetCDF for the
+  /// classic formats, HDF5 MPI-IO for netCDF-4). Every call below is then collective: each rank
+  /// makes the same calls in the same order, writing its own hyperslab with put_block (possibly
+  /// an empty one). Needs a netCDF-C built with parallel I/O (the MPI build requires one).
+  NetcdfWriter(MPI_Comm comm, std::string path, NetcdfFormat format = NetcdfFormat::Offset64,
+               FileErrorFactory raise = throw_grid_file_error);
+#endif
   ~NetcdfWriter();
   NetcdfWriter(const NetcdfWriter&) = delete;
   NetcdfWriter& operator=(const NetcdfWriter&) = delete;
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const {
+    return path_;
+  }
 
   /// Skips netCDF's pre-fill of every variable: halves the I/O of a writer that writes every
   /// variable completely anyway.
@@ -129,6 +143,15 @@ class NetcdfWriter {
   /// of the other dimensions (as many as one record holds), extending the file as needed.
   void put_record(const std::string& var, std::size_t record, const double* values);
   void put_record(const std::string& var, std::size_t record, const float* values);
+  /// Writes the hyperslab start/count (one entry per dimension, outermost first) of `var` from
+  /// `values` (count's product of them, last dimension fastest); extends the unlimited dimension
+  /// as needed. A count of zero writes nothing (and still takes part in a collective write).
+  void put_block(const std::string& var, const std::vector<std::size_t>& start,
+                 const std::vector<std::size_t>& count, const double* values);
+  void put_block(const std::string& var, const std::vector<std::size_t>& start,
+                 const std::vector<std::size_t>& count, const float* values);
+  void put_block(const std::string& var, const std::vector<std::size_t>& start,
+                 const std::vector<std::size_t>& count, const int* values);
   /// _FillValue of `var` in the variable's own type (define mode only).
   void fill_value(const std::string& var, double value);
   /// Flushes what was written to disk, so a reader sees every complete record so far.
@@ -139,12 +162,16 @@ class NetcdfWriter {
   int id_of(const std::string& var) const;
   std::size_t length_of(const std::string& var) const;
   template <class T>
+  void put_block_impl(const std::string& var, const std::vector<std::size_t>& start,
+                      const std::vector<std::size_t>& count, const T* values);
+  template <class T>
   void put_record_impl(const std::string& var, std::size_t record, const T* values);
   void check(int status, const std::string& variable, const std::string& what) const;
 
   std::string path_;
   FileErrorFactory raise_;
   int ncid_ = -1;
+  bool parallel_ = false;  ///< created with nc_create_par: data writes are collective
   std::map<std::string, int> dims_, vars_;
 };
 

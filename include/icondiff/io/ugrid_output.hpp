@@ -7,13 +7,23 @@
 // variable and attribute is listed in docs/user/output.md.
 //
 // Field data is host memory in FieldLayout order (point fastest: value (i, k) at [i + n · k]),
-// which is exactly the netCDF order of a (time, level, point) record, so a record is written in
-// one call without transposing.
+// which is the netCDF order of a (time, level, point) record.
+//
+// Decomposed runs write ONE file of the whole grid collectively (the MPI constructor): every rank
+// hands over its local grid and local fields, its owned points go to contiguous blocks of the
+// global numbering (comm/point_blocks.hpp) and each rank writes its block with netCDF's parallel
+// I/O. No rank holds more than its part; the file equals, value for value, the one a single
+// process writes from the whole grid.
 #pragma once
 
+#include <icondiff/config.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/diffusion/diffusion_states.hpp>
 #include <icondiff/grid/grid.hpp>
+
+#if ICONDIFF_HAVE_MPI
+#include <mpi.h>
+#endif
 
 #include <cstddef>
 #include <map>
@@ -96,6 +106,21 @@ class UgridWriter {
               std::vector<double> half_level_heights,
               const std::map<std::string, std::string>& global_attributes = {},
               const UgridWriterOptions& options = {});
+#if ICONDIFF_HAVE_MPI
+  /// Collective over `comm`: the file of the whole grid, written by every rank. `local_grid` is
+  /// this rank's part (make_local_grid or grid_from_icon_arrays: global indices, owners and halo
+  /// levels set; on one rank the whole grid also does); its owned points are what this rank
+  /// contributes, and write_step then takes this rank's local fields (owned and halo points, the
+  /// local grid's sizes; halo values are not written). The other arguments, which must be the
+  /// same on every rank, and the file written are as above: equal in every value to the file a
+  /// single process writes from the whole grid. Every member function is then collective, the
+  /// destructor too. Errors are agreed: every rank throws CollectiveError with the message of the
+  /// lowest failing rank (the ranks' owned points not covering the grid exactly once among them).
+  UgridWriter(MPI_Comm comm, const std::string& path, const Grid& local_grid,
+              std::vector<double> full_level_heights, std::vector<double> half_level_heights,
+              const std::map<std::string, std::string>& global_attributes = {},
+              const UgridWriterOptions& options = {});
+#endif
   ~UgridWriter();
   UgridWriter(const UgridWriter&) = delete;
   UgridWriter& operator=(const UgridWriter&) = delete;
@@ -116,6 +141,8 @@ class UgridWriter {
   void close();
 
   const std::string& path() const;
+  /// Bytes of field data written so far by all ranks (the records, not the grid).
+  std::size_t field_bytes_written() const;
   /// Number of output times written so far.
   std::size_t steps_written() const;
   int num_levels() const;
