@@ -94,6 +94,12 @@ Dycore<ExecSpace>::Dycore(const DycoreConfig& config, const DycoreInputs<memory_
   vertex_scratch_ = scratch("icondiff::dycore::vertex_scratch", inputs_.grid.num_vertices);
   edge_scratch_ = scratch("icondiff::dycore::edge_scratch", inputs_.grid.num_edges);
   cell_scratch_ = scratch("icondiff::dycore::cell_scratch", inputs_.grid.num_cells);
+  const char* const gradient_names[] = {"rho_gradient_x", "rho_gradient_y", "theta_v_gradient_x",
+                                        "theta_v_gradient_y"};
+  for (std::size_t i = 0; i < rho_theta_gradients_.size(); ++i)
+    rho_theta_gradients_[i] = Kokkos::View<vp**, FieldLayout, memory_space>(
+        std::string("icondiff::dycore::") + gradient_names[i], inputs_.grid.num_cells,
+        inputs_.nlev);
 }
 
 template <class ExecSpace>
@@ -156,9 +162,18 @@ void Dycore<ExecSpace>::compute_rho_theta_pgrad_and_update_vn(
   const ProgramDomain domain = domain_override ? *domain_override : rho_theta_pgrad_domain();
   check_domain(domain, inputs_.grid.num_edges, inputs_.nlev,
                "compute_rho_theta_pgrad_and_update_vn");
-  runner_.on(space).points_levels(
-      dycore_labels::rho_theta_pgrad, domain.horizontal, domain.vertical_start, domain.vertical_end,
-      dycore_stencils::compute_rho_theta_pgrad_and_update_vn(inputs_, tables_, args));
+  if (domain.horizontal.empty()) return;
+  auto runner = runner_.on(space);
+  // The gradients at every cell on the domain's levels (the edges' upwind cells, wherever they
+  // are; C2E2CO has its skip values replaced, so every cell has four valid neighbours).
+  runner.points_levels(
+      dycore_labels::rho_theta_pgrad_gradients_at_cells, IndexRange{0, inputs_.grid.num_cells},
+      domain.vertical_start, domain.vertical_end,
+      dycore_stencils::rho_theta_gradients_at_cells(inputs_, tables_, args, rho_theta_gradients_));
+  runner.points_levels(dycore_labels::rho_theta_pgrad, domain.horizontal, domain.vertical_start,
+                       domain.vertical_end,
+                       dycore_stencils::compute_rho_theta_pgrad_and_update_vn(
+                           inputs_, tables_, args, rho_theta_gradients_));
 }
 
 template <class ExecSpace>

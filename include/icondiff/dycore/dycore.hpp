@@ -29,6 +29,7 @@
 #include <icondiff/dycore/dycore_labels.hpp>
 #include <icondiff/dycore/dycore_stencils.hpp>
 
+#include <array>
 #include <string>
 
 namespace icondiff {
@@ -265,6 +266,9 @@ class Dycore {
   /// kinetic energy at the cells), (points, nlev + 1). Programs of one Dycore therefore must not
   /// run concurrently on different execution space instances.
   Kokkos::View<vp**, FieldLayout, memory_space> vertex_scratch_, edge_scratch_, cell_scratch_;
+  /// compute_rho_theta_pgrad_and_update_vn's Green-Gauss gradients of rho and theta_v at the
+  /// cells (x and y of each; ICON's z_grad_rth), (C, nlev), allocated once.
+  std::array<Kokkos::View<vp**, FieldLayout, memory_space>, 4> rho_theta_gradients_;
 };
 
 }  // namespace icondiff

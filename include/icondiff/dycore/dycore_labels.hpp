@@ -23,6 +23,9 @@ inline const std::string prefix = "icondiff::dycore::";
 
 inline const std::string rho_theta_pgrad =
     prefix + stencils::ComputeRhoThetaPgradAndUpdateVn<Kokkos::HostSpace>::name;
+/// Its kernel before the edge body: the gradients at the cells.
+inline const std::string rho_theta_pgrad_gradients_at_cells =
+    rho_theta_pgrad + "::" + stencils::RhoThetaGradientsAtCells<Kokkos::HostSpace>::name;
 inline const std::string divergence_damping =
     prefix + stencils::ApplyDivergenceDampingAndUpdateVn<Kokkos::HostSpace>::name;
 /// The predictor's first kernel (ICON4Py's program has it inline).

@@ -86,11 +86,17 @@ namespace icondiff {
 // Which static fields each program reads (for the "used by" column of static_field_users(),
 // docs/dev/statics.md), and every static array of ICON4Py 0.2.0's solve_nh_init: the statics of
 // the solve_nh granule (issue 28).
+/// compute_rho_theta_pgrad_and_update_vn: the Green-Gauss gradients at the cells (ICON's
+/// z_grad_rth, once per cell), then the edge body's.
 #define ICONDIFF_RHO_THETA_PGRAD_STATICS(FIELD)                                                    \
+  ICONDIFF_RHO_THETA_GRADIENTS_AT_CELLS_STATICS(FIELD)                                             \
+  ICONDIFF_RHO_THETA_PGRAD_EDGE_STATICS(FIELD)
+#define ICONDIFF_RHO_THETA_GRADIENTS_AT_CELLS_STATICS(FIELD)                                       \
+  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
+  ICONDIFF_STATIC_geofac_grg_y(FIELD)
+#define ICONDIFF_RHO_THETA_PGRAD_EDGE_STATICS(FIELD)                                               \
   ICONDIFF_STATIC_reference_rho_at_edges_on_model_levels(FIELD)                                    \
   ICONDIFF_STATIC_reference_theta_at_edges_on_model_levels(FIELD)                                  \
-  ICONDIFF_STATIC_geofac_grg_x(FIELD)                                                              \
-  ICONDIFF_STATIC_geofac_grg_y(FIELD)                                                              \
   ICONDIFF_STATIC_pos_on_tplane_e_1(FIELD)                                                         \
   ICONDIFF_STATIC_pos_on_tplane_e_2(FIELD)                                                         \
   ICONDIFF_STATIC_primal_normal_cell_x(FIELD)                                                      \

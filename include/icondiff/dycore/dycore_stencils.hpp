@@ -21,6 +21,8 @@
 #include <icondiff/stencils/solve_nonhydro_point_programs.hpp>
 #include <icondiff/stencils/vertically_implicit_dycore_solver.hpp>
 
+#include <array>
+
 namespace icondiff {
 
 /// The neighbour tables the dycore's bodies read as ICON4Py reads them, made once by the Dycore:
@@ -63,7 +65,9 @@ struct DycoreTables {
 namespace dycore_stencils {
 
 namespace fill {
-ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad_statics, ICONDIFF_RHO_THETA_PGRAD_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_gradients_at_cells_statics,
+                             ICONDIFF_RHO_THETA_GRADIENTS_AT_CELLS_STATICS)
+ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad_statics, ICONDIFF_RHO_THETA_PGRAD_EDGE_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(rho_theta_pgrad_arguments, ICONDIFF_RHO_THETA_PGRAD_ARGUMENTS)
 ICONDIFF_DEFINE_FILL_BY_NAME(divdamp_update_vn_statics, ICONDIFF_DIVDAMP_UPDATE_VN_STATICS)
 ICONDIFF_DEFINE_FILL_BY_NAME(divdamp_update_vn_arguments, ICONDIFF_DIVDAMP_UPDATE_VN_ARGUMENTS)
@@ -131,16 +135,37 @@ ICONDIFF_DEFINE_FILL_BY_NAME(hydrostatic_correction_arguments,
                              ICONDIFF_HYDROSTATIC_CORRECTION_FIELDS)
 }  // namespace fill
 
-/// compute_rho_theta_pgrad_and_update_vn.
+/// compute_rho_theta_pgrad_and_update_vn's cell kernel: the gradients of rho and theta_v into
+/// `gradients` (rho x, rho y, theta_v x, theta_v y).
+template <class M>
+stencils::RhoThetaGradientsAtCells<M> rho_theta_gradients_at_cells(
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables, const RhoThetaPgradArguments<M>& args,
+    const std::array<View2D<vp, M>, 4>& gradients) {
+  stencils::RhoThetaGradientsAtCells<M> body;
+  fill::rho_theta_gradients_at_cells_statics(body, in.metric, in.interpolation, in.edges);
+  body.perturbed_rho_at_cells_on_model_levels = args.perturbed_rho_at_cells_on_model_levels;
+  body.perturbed_theta_v_at_cells_on_model_levels = args.perturbed_theta_v_at_cells_on_model_levels;
+  body.c2e2co = tables.c2e2co;
+  body.rho_gradient_x = gradients[0];
+  body.rho_gradient_y = gradients[1];
+  body.theta_v_gradient_x = gradients[2];
+  body.theta_v_gradient_y = gradients[3];
+  return body;
+}
+
+/// compute_rho_theta_pgrad_and_update_vn's edge body, reading what the kernel above stored.
 template <class M>
 stencils::ComputeRhoThetaPgradAndUpdateVn<M> compute_rho_theta_pgrad_and_update_vn(
-    const DycoreInputs<M>& in, const DycoreTables<M>& tables,
-    const RhoThetaPgradArguments<M>& args) {
+    const DycoreInputs<M>& in, const DycoreTables<M>& tables, const RhoThetaPgradArguments<M>& args,
+    const std::array<View2D<vp, M>, 4>& gradients) {
   stencils::ComputeRhoThetaPgradAndUpdateVn<M> body;
   fill::rho_theta_pgrad_statics(body, in.metric, in.interpolation, in.edges);
   fill::rho_theta_pgrad_arguments(body, args);
   body.e2c = tables.e2c;
-  body.c2e2co = tables.c2e2co;
+  body.rho_gradient_x = gradients[0];
+  body.rho_gradient_y = gradients[1];
+  body.theta_v_gradient_x = gradients[2];
+  body.theta_v_gradient_y = gradients[3];
   const auto& g = in.grid;
   body.limited_area = g.limited_area;
   body.nflatlev = in.nflatlev;

@@ -3,10 +3,10 @@
 // fused_solve_nonhydro_stencil_15_to_28_predictor/_corrector), as (edge, level) point bodies; the
 // corrector's with a column body (levels(e, k0, k1)) for the points-outer schedule:
 //
-//  * ComputeRhoThetaPgradAndUpdateVn: upwind rho and theta_v at edges (Miura backward trajectory,
-//    Green-Gauss gradients at the upwind cell), the horizontal pressure gradient in its three
-//    vertical regimes plus the hydrostatic correction, and vn = vn_now + dt (tendencies) with
-//    IAU increments and the limited-area boundary tendency;
+//  * RhoThetaGradientsAtCells + ComputeRhoThetaPgradAndUpdateVn: upwind rho and theta_v at edges
+//    (Miura backward trajectory, Green-Gauss gradients at the upwind cell, computed per cell), the
+//    horizontal pressure gradient in its three vertical regimes plus the hydrostatic correction,
+//    and vn = vn_now + dt (tendencies) with IAU increments and the limited-area boundary tendency;
 //  * ApplyDivergenceDampingAndUpdateVn: vn from the predictor/corrector-weighted tendencies, 2nd
 //    and/or 4th order divergence damping (the 3-D dw/dz term included, the nest-boundary
 //    weighting on limited-area grids) and IAU increments.
@@ -42,6 +42,33 @@ KOKKOS_INLINE_FUNCTION Pair<vp> green_gauss_gradient(const ConstField<vp, Memory
   return {static_cast<vp>(x), static_cast<vp>(y)};
 }
 
+/// The Green-Gauss gradients of the perturbed rho and theta_v at a cell (ICON's z_grad_rth): a
+/// (cell, level) body run before compute_rho_theta_pgrad_and_update_vn's edge body, so each
+/// cell's gradients are computed once instead of once for every edge whose upwind cell it is.
+/// Stored in vp, exactly the value the edge body used to compute in place.
+template <class MemorySpace>
+struct RhoThetaGradientsAtCells {
+  static constexpr const char* name = "rho_theta_gradients_at_cells";
+  OutField<vp, MemorySpace> rho_gradient_x, rho_gradient_y;
+  OutField<vp, MemorySpace> theta_v_gradient_x, theta_v_gradient_y;
+  ConstField<vp, MemorySpace> perturbed_rho_at_cells_on_model_levels;
+  ConstField<vp, MemorySpace> perturbed_theta_v_at_cells_on_model_levels;
+  ConstField<wp, MemorySpace> geofac_grg_x;
+  ConstField<wp, MemorySpace> geofac_grg_y;
+  ConstIndexTable<MemorySpace> c2e2co;  ///< skip values replaced
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t c, const index_t k) const {
+    const Pair<vp> rho = green_gauss_gradient(perturbed_rho_at_cells_on_model_levels, geofac_grg_x,
+                                              geofac_grg_y, c2e2co, c, k);
+    const Pair<vp> theta = green_gauss_gradient(perturbed_theta_v_at_cells_on_model_levels,
+                                                geofac_grg_x, geofac_grg_y, c2e2co, c, k);
+    rho_gradient_x(c, k) = rho.first;
+    rho_gradient_y(c, k) = rho.second;
+    theta_v_gradient_x(c, k) = theta.first;
+    theta_v_gradient_y(c, k) = theta.second;
+  }
+};
+
 /// compute_rho_theta_pgrad_and_update_vn over [horizontal_start, horizontal_end) x levels.
 /// Writes rho/theta_v at edges (0 outside [start_edge_lateral_boundary_level_7, end_edge_halo)),
 /// the horizontal pressure gradient everywhere in the domain, and next_vn from
@@ -74,8 +101,6 @@ struct ComputeRhoThetaPgradAndUpdateVn {
   // order.
   ConstField<vp, MemorySpace> reference_rho_at_edges_on_model_levels;
   ConstField<vp, MemorySpace> reference_theta_at_edges_on_model_levels;
-  ConstField<wp, MemorySpace> geofac_grg_x;
-  ConstField<wp, MemorySpace> geofac_grg_y;
   ConstField<wp, MemorySpace> pos_on_tplane_e_1;  ///< ICON4Py: pos_on_tplane_e_x
   ConstField<wp, MemorySpace> pos_on_tplane_e_2;  ///< ICON4Py: pos_on_tplane_e_y
   ConstField<wp, MemorySpace> primal_normal_cell_x;
@@ -90,7 +115,9 @@ struct ComputeRhoThetaPgradAndUpdateVn {
   ConstField<vp, MemorySpace> pg_exdist;
   ConstVector<wp, MemorySpace> inverse_dual_edge_lengths;  ///< ICON4Py: inv_dual_edge_length
   ConstIndexTable<MemorySpace> e2c;                        ///< skip values replaced
-  ConstIndexTable<MemorySpace> c2e2co;                     ///< skip values replaced
+  // RhoThetaGradientsAtCells' results at the cells, on the same levels.
+  ConstField<vp, MemorySpace> rho_gradient_x, rho_gradient_y;
+  ConstField<vp, MemorySpace> theta_v_gradient_x, theta_v_gradient_y;
 
   wp dtime = 0;
   bool is_iau_active = false;
@@ -118,18 +145,14 @@ struct ComputeRhoThetaPgradAndUpdateVn {
     const wp p_distv_bary_2 = z_ntdistv_bary_1 * primal_normal_cell_y(e, side) +
                               z_ntdistv_bary_2 * dual_normal_cell_y(e, side);
     const index_t c = e2c(e, side);
-    const Pair<vp> grad_rho = green_gauss_gradient(perturbed_rho_at_cells_on_model_levels,
-                                                   geofac_grg_x, geofac_grg_y, c2e2co, c, k);
-    const Pair<vp> grad_theta = green_gauss_gradient(perturbed_theta_v_at_cells_on_model_levels,
-                                                     geofac_grg_x, geofac_grg_y, c2e2co, c, k);
     const wp rho = static_cast<wp>(reference_rho_at_edges_on_model_levels(e, k)) +
                    static_cast<wp>(perturbed_rho_at_cells_on_model_levels(c, k)) +
-                   p_distv_bary_1 * static_cast<wp>(grad_rho.first) +
-                   p_distv_bary_2 * static_cast<wp>(grad_rho.second);
+                   p_distv_bary_1 * static_cast<wp>(rho_gradient_x(c, k)) +
+                   p_distv_bary_2 * static_cast<wp>(rho_gradient_y(c, k));
     const wp theta = static_cast<wp>(reference_theta_at_edges_on_model_levels(e, k)) +
                      static_cast<wp>(perturbed_theta_v_at_cells_on_model_levels(c, k)) +
-                     p_distv_bary_1 * static_cast<wp>(grad_theta.first) +
-                     p_distv_bary_2 * static_cast<wp>(grad_theta.second);
+                     p_distv_bary_1 * static_cast<wp>(theta_v_gradient_x(c, k)) +
+                     p_distv_bary_2 * static_cast<wp>(theta_v_gradient_y(c, k));
     return {rho, theta};
   }
 
