@@ -68,7 +68,7 @@ for r in records:
            r["implementation"] + (f' ({r["note"]})' if "note" in r else ""),
            t(r["grid_init_s"]), t(r["solve_nh_init_s"]), t(r["first_call_s"]),
            f'{t(r["dropin_median_s"])} ({t(r["dropin_min_s"])}), {r["calls"]} calls',
-           "bit-identical" if r["max_relative_difference"] == 0 else f'{r["max_relative_difference"]:.1e}',
+           "bit-identical" if r["max_relative_difference"] == 0 else "not compared" if r["max_relative_difference"] < 0 else f'{r["max_relative_difference"]:.1e}',
            t(r["process_s"]) if "process_s" in r else "-"]
     print("| " + " | ".join(row) + " |")
 PY
