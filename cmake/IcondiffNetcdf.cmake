@@ -50,7 +50,13 @@ if(ICONDIFF_NETCDF_PARALLEL)
   message(STATUS "icondiff: parallel netCDF-C ${_icondiff_netcdf_from} "
                  "(headers ${ICONDIFF_NETCDF_PAR_INCLUDE_DIR})")
 else()
-  find_package(netCDF CONFIG QUIET)
+  # Debian's serial package before its parallel one, which the same search pattern also finds
+  # (lib/<arch>/cmake/netCDF*): a build without MPI must not link MPI's HDF5 (also where a build
+  # folder configured with MPI still caches the parallel one).
+  if(netCDF_DIR STREQUAL "${_icondiff_debian_netcdf}_pnetcdf")
+    unset(netCDF_DIR CACHE)
+  endif()
+  find_package(netCDF CONFIG QUIET HINTS "${_icondiff_debian_netcdf}")
   if(NOT TARGET netCDF::netcdf)
     find_package(PkgConfig REQUIRED)
     pkg_check_modules(NETCDF REQUIRED IMPORTED_TARGET netcdf)

@@ -27,23 +27,6 @@ std::size_t num_points(const Grid& grid, Location location) {
                                                                : grid.num_vertices);
 }
 
-/// (global index, local index) of every owned point of `grid`, by global index.
-std::vector<std::pair<index_t, index_t>> owned_by_global_index(const Grid& grid,
-                                                               Location location) {
-  const std::size_t n = num_points(grid, location);
-  const auto& global = grid.global_index(location);
-  const auto& halo = grid.halo_level[static_cast<int>(location)];
-  std::vector<std::pair<index_t, index_t>> owned;
-  owned.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!halo.empty() && halo[i] != 0) continue;
-    const auto local = static_cast<index_t>(i);
-    owned.emplace_back(global.empty() ? local : global[i], local);
-  }
-  std::sort(owned.begin(), owned.end());
-  return owned;
-}
-
 }  // namespace
 
 PointBlocks::PointBlocks(const Grid& grid, Location location) {
@@ -62,6 +45,23 @@ PointBlocks::PointBlocks(const Grid& grid, Location location) {
 #if ICONDIFF_HAVE_MPI
 
 namespace {
+/// (global index, local index) of every owned point of `grid`, by global index.
+std::vector<std::pair<index_t, index_t>> owned_by_global_index(const Grid& grid,
+                                                               Location location) {
+  const std::size_t n = num_points(grid, location);
+  const auto& global = grid.global_index(location);
+  const auto& halo = grid.halo_level[static_cast<int>(location)];
+  std::vector<std::pair<index_t, index_t>> owned;
+  owned.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!halo.empty() && halo[i] != 0) continue;
+    const auto local = static_cast<index_t>(i);
+    owned.emplace_back(global.empty() ? local : global[i], local);
+  }
+  std::sort(owned.begin(), owned.end());
+  return owned;
+}
+
 /// First global index of rank r's block when n points are split over p ranks.
 std::size_t block_start(std::size_t n, int r, int p) {
   return static_cast<std::size_t>((static_cast<unsigned long long>(n) * r) / p);
