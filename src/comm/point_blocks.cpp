@@ -1,5 +1,6 @@
 #include <icondiff/comm/point_blocks.hpp>
 #include <icondiff/core/error.hpp>
+#include <icondiff/grid/grid_block.hpp>
 
 #if ICONDIFF_HAVE_MPI
 #include <icondiff/comm/mpi_collectives.hpp>
@@ -60,11 +61,6 @@ std::vector<std::pair<index_t, index_t>> owned_by_global_index(const Grid& grid,
   }
   std::sort(owned.begin(), owned.end());
   return owned;
-}
-
-/// First global index of rank r's block when n points are split over p ranks.
-std::size_t block_start(std::size_t n, int r, int p) {
-  return static_cast<std::size_t>((static_cast<unsigned long long>(n) * r) / p);
 }
 }  // namespace
 

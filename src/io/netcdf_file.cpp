@@ -324,26 +324,69 @@ std::size_t NetcdfReader::check_shape(int varid, const std::string& variable,
 
 std::vector<int> NetcdfReader::read_int(const std::string& variable,
                                         const std::vector<std::string>& dims) const {
+  check_shape(variable_id(variable), variable, dims);
+  return read_int(variable, dims,
+                  PointRange{0, dims.empty() ? 0 : required_dimension(dims.back())});
+}
+
+std::vector<double> NetcdfReader::read_double(const std::string& variable,
+                                              const std::vector<std::string>& dims) const {
+  check_shape(variable_id(variable), variable, dims);
+  return read_double(variable, dims,
+                     PointRange{0, dims.empty() ? 0 : required_dimension(dims.back())});
+}
+
+void NetcdfReader::hyperslab(const std::string& variable, const std::vector<std::string>& dims,
+                             PointRange rows, std::vector<std::size_t>& start,
+                             std::vector<std::size_t>& count) const {
+  check_shape(variable_id(variable), variable, dims);
+  if (dims.empty()) fail(variable, -1, "is a scalar, expected a variable over points");
+  const std::size_t points = required_dimension(dims.back());
+  if (rows.begin > points || rows.count > points - rows.begin)
+    fail(variable, -1,
+         fmt::format("rows [{}, {}) reach beyond its {} {}s", rows.begin, rows.begin + rows.count,
+                     points, dims.back()));
+  start.assign(dims.size(), 0);
+  count.clear();
+  for (const auto& d : dims) count.push_back(required_dimension(d));
+  start.back() = rows.begin;
+  count.back() = rows.count;
+}
+
+std::vector<int> NetcdfReader::read_int(const std::string& variable,
+                                        const std::vector<std::string>& dims,
+                                        PointRange rows) const {
   const int varid = variable_id(variable);
   nc_type type = 0;
   nc_inq_vartype(ncid_, varid, &type);
   if (!is_integer_type(type))
     fail(variable, -1, "has a floating-point or text type, expected an integer type");
-  std::vector<int> values(check_shape(varid, variable, dims));
-  const int status = nc_get_var_int(ncid_, varid, values.data());
+  std::vector<std::size_t> start, count;
+  hyperslab(variable, dims, rows, start, count);
+  std::size_t n = 1;
+  for (const std::size_t c : count) n *= c;
+  std::vector<int> values(n);
+  if (n == 0) return values;
+  const int status = nc_get_vara_int(ncid_, varid, start.data(), count.data(), values.data());
   if (status != NC_NOERR)
     fail(variable, -1, fmt::format("cannot be read: {}", nc_strerror(status)));
   return values;
 }
 
 std::vector<double> NetcdfReader::read_double(const std::string& variable,
-                                              const std::vector<std::string>& dims) const {
+                                              const std::vector<std::string>& dims,
+                                              PointRange rows) const {
   const int varid = variable_id(variable);
   nc_type type = 0;
   nc_inq_vartype(ncid_, varid, &type);
   if (!is_numeric_type(type)) fail(variable, -1, "has a non-numeric type, expected numbers");
-  std::vector<double> values(check_shape(varid, variable, dims));
-  const int status = nc_get_var_double(ncid_, varid, values.data());
+  std::vector<std::size_t> start, count;
+  hyperslab(variable, dims, rows, start, count);
+  std::size_t n = 1;
+  for (const std::size_t c : count) n *= c;
+  std::vector<double> values(n);
+  if (n == 0) return values;
+  const int status = nc_get_vara_double(ncid_, varid, start.data(), count.data(), values.data());
   if (status != NC_NOERR)
     fail(variable, -1, fmt::format("cannot be read: {}", nc_strerror(status)));
   return values;

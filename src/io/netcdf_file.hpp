@@ -28,6 +28,12 @@ using FileErrorFactory = void (*)(const std::string& file, const std::string& va
 [[noreturn]] void throw_grid_file_error(const std::string& file, const std::string& variable,
                                         long long index, const std::string& problem);
 
+/// Points [begin, begin + count) of a variable's last (point) dimension: a block of rows.
+struct PointRange {
+  std::size_t begin = 0;
+  std::size_t count = 0;
+};
+
 /// What a global attribute or a variable holds.
 enum class NetcdfKind { Missing, Text, Integer, Real, Other };
 
@@ -54,6 +60,13 @@ class NetcdfReader {
                             const std::vector<std::string>& dims) const;
   std::vector<double> read_double(const std::string& variable,
                                   const std::vector<std::string>& dims) const;
+  /// The same for the points `rows` of the last dimension only (every index of the others): one
+  /// hyperslab, (outer dims..., rows.count) with the points fastest. Fails when `rows` reaches
+  /// beyond the dimension.
+  std::vector<int> read_int(const std::string& variable, const std::vector<std::string>& dims,
+                            PointRange rows) const;
+  std::vector<double> read_double(const std::string& variable, const std::vector<std::string>& dims,
+                                  PointRange rows) const;
 
   /// The value that marks "never written" in a numeric variable: its _FillValue attribute, else
   /// netCDF's default fill value of its type (NC_FILL_DOUBLE, NC_FILL_INT, ...). Fails if the
@@ -81,6 +94,9 @@ class NetcdfReader {
   int variable_id(const std::string& name) const;
   std::size_t check_shape(int varid, const std::string& variable,
                           const std::vector<std::string>& dims) const;
+  /// start/count of the hyperslab of `rows` in a variable of `dims` (checked against the file).
+  void hyperslab(const std::string& variable, const std::vector<std::string>& dims, PointRange rows,
+                 std::vector<std::size_t>& start, std::vector<std::size_t>& count) const;
 
   std::string path_;
   FileErrorFactory raise_;
