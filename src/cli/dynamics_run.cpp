@@ -103,13 +103,12 @@ void copy_into(DynamicsStates<M>& to, const DynamicsStates<H>& from) {
 /// What a restart must match, as text: the grid and this rank's part of it, the vertical grid and
 /// surface, the time stepping and both granules' configurations.
 std::map<std::string, std::string> checkpoint_identity(
-    const RunOptions& o, const std::string& source, const Grid& whole, const Grid& local,
-    const std::vector<double>& vct_a, const std::vector<double>& z_surface,
+    const RunOptions& o, const std::string& source, const std::array<index_t, 3>& whole,
+    const Grid& local, const std::vector<double>& vct_a, const std::vector<double>& z_surface,
     const DiffusionConfig& diffusion_config, const DycoreConfig& dycore_config) {
   std::map<std::string, std::string> id;
   id["grid_source"] = source;
-  id["grid_points"] = fmt::format("{} cells, {} edges, {} vertices", whole.num_cells,
-                                  whole.num_edges, whole.num_vertices);
+  id["grid_points"] = fmt::format("{} cells, {} edges, {} vertices", whole[0], whole[1], whole[2]);
   // This rank's points by their global indices (a checksum: the same partition and halo).
   for (const Location l : all_locations) {
     const std::vector<index_t>& global = local.global_index(l);
@@ -174,68 +173,81 @@ int run_dynamics(const RunOptions& o) {
   };
   const bool terminal = !o.quiet && ranks.root() && ::isatty(STDOUT_FILENO);
 
-  // ---- Grid and static fields (the whole grid, on every rank) ----
+  // ---- Grid, this rank's part and the static fields (on the whole grid or the rank's extended
+  // grid: --setup) ----
   const auto t0 = std::chrono::steady_clock::now();
-  Grid grid = load_run_grid(ranks, o, checks, MemoryModel::dynamics);
+  RunSetUp setup = set_up_rank(ranks, o, checks, MemoryModel::dynamics);
   if (terminal) fmt::print("setup       geometry, interpolation, metrics of both granules ...\n");
   HostStaticInputs host;
-  DycoreInputs<H> dycore_whole;
-  DiffusionInputs<H> diffusion_whole;
+  DycoreInputs<H> dycore_computed;
+  DiffusionInputs<H> diffusion_computed;
   SolveNhHostStates initial;
   JablonowskiWilliamsonConfig jw;
   jw.perturbation_amplitude = o.jw_up;
   jw.vn_noise_amplitude = o.vn_noise;
   jw.w_noise_amplitude = o.w_noise;
   jw.noise_seed = 1;
+  jw.whole_grid_cells = static_cast<std::uint64_t>(setup.whole_points[0]);
+  jw.whole_grid_edges = static_cast<std::uint64_t>(setup.whole_points[1]);
   ranks.collectively([&] {
-    host = compute_static_inputs(std::move(grid), statics_setup_config(o.statics),
-                                 StaticFieldSelection::all());
+    host = compute_static_inputs(std::move(setup.grids.computed), setup.statics,
+                                 StaticFieldSelection::all(), setup.factory_exchange);
+  });
+  finish_statics(ranks, setup, host);
+  ranks.collectively([&] {
     const StaticFields<H> statics = make_static_fields<H>(host);
-    const DeviceGrid<H> whole_grid(host.grid);
-    dycore_whole = make_dycore_inputs<H>(host, statics, whole_grid);
-    diffusion_whole = make_diffusion_inputs<H>(host, statics, whole_grid);
+    const DeviceGrid<H> computed_grid(host.grid);
+    dycore_computed = make_dycore_inputs<H>(host, statics, computed_grid);
+    diffusion_computed = make_diffusion_inputs<H>(host, statics, computed_grid);
     // ICON4Py's JW initialisation: the analytic state in the model's discrete hydrostatic
     // balance.
     initial =
         jablonowski_williamson_solve_nh_states(host.grid, host.metrics.z_ifc, host.metrics.z_mc,
-                                               dycore_whole, jw, HydrostaticAdjustment::icon4py);
+                                               dycore_computed, jw, HydrostaticAdjustment::icon4py);
   });
-  const Grid& g = host.grid;
   const int nlev = host.metrics.vertical.num_levels();
-  const std::vector<double>& vct_a = host.metrics.vertical.vct_a;
+  const std::vector<double> vct_a = host.metrics.vertical.vct_a;
   say(fmt::format("grid        {} ({}; {} cells, {} edges, {} vertices)\n", source,
-                  g.limited_area ? "limited area" : "global", g.num_cells, g.num_edges,
-                  g.num_vertices));
+                  setup.limited_area ? "limited area" : "global", setup.whole_points[0],
+                  setup.whole_points[1], setup.whole_points[2]));
   say(fmt::format("vertical    {} levels, top {} m, damping layer down to half level {}\n", nlev,
                   vct_a.front(), host.metrics.vertical.end_index_of_damping_layer));
 
   // ---- This rank's part ----
-  const LocalPart part = decompose_grid(ranks, g, o);
-  const Grid& local = part.grid;
-  const FieldSizes whole_sizes = dycore_whole.sizes();
+  const LocalPart& part = setup.part;
+  const Grid& local = setup.grids.local;
+  const Grid& rows = setup.grids.rows();
+  const FieldSizes computed_sizes = dycore_computed.sizes();
+  const FieldSizes whole_sizes{static_cast<std::size_t>(setup.whole_points[0]),
+                               static_cast<std::size_t>(setup.whole_points[1]),
+                               static_cast<std::size_t>(setup.whole_points[2]),
+                               static_cast<std::size_t>(nlev)};
   const RankPoints my_points = rank_points(local, whole_sizes);
-  describe_ranks(ranks, part, my_points, say);
+  describe_ranks(ranks, setup, my_points, say);
+  say(fmt::format("setup on    {}\n", setup.where));
   const std::string scope = "icondiff::driver::";
   DycoreInputs<M> dycore_inputs;
   DiffusionInputs<M> diffusion_inputs;
   DynamicsStates<M> states;
   ranks.collectively([&] {
-    dycore_inputs = restrict_dycore_inputs<M>(dycore_whole, local, scope);
-    diffusion_inputs = restrict_diffusion_inputs<M>(diffusion_whole, local, scope);
-    states.current = copy_state<M>(restrict_to_local(initial.current, local, whole_sizes, scope),
+    dycore_inputs = restrict_dycore_inputs<M>(dycore_computed, setup.grids, scope);
+    diffusion_inputs = restrict_diffusion_inputs<M>(diffusion_computed, setup.grids, scope);
+    states.current = copy_state<M>(restrict_to_local(initial.current, rows, computed_sizes, scope),
                                    scope + "current::");
-    states.next =
-        copy_state<M>(restrict_to_local(initial.next, local, whole_sizes, scope), scope + "next::");
+    states.next = copy_state<M>(restrict_to_local(initial.next, rows, computed_sizes, scope),
+                                scope + "next::");
     states.solve_nh = copy_state<M>(
-        restrict_to_local(initial.diagnostic, local, whole_sizes, scope), scope + "solve_nh::");
-    states.prep_adv = copy_state<M>(restrict_to_local(initial.prep_adv, local, whole_sizes, scope),
-                                    scope + "prep_adv::");
+        restrict_to_local(initial.diagnostic, rows, computed_sizes, scope), scope + "solve_nh::");
+    states.prep_adv = copy_state<M>(
+        restrict_to_local(initial.prep_adv, rows, computed_sizes, scope), scope + "prep_adv::");
     states.diffusion = allocate_state<DiffusionDiagnosticState, M>(diffusion_inputs.sizes(),
                                                                    scope + "diffusion::");
   });
-  initial = SolveNhHostStates{};  // the whole grid's states are not needed any more
+  initial = SolveNhHostStates{};  // the computed grid's states are not needed any more
+  dycore_computed = DycoreInputs<H>{};
+  diffusion_computed = DiffusionInputs<H>{};
   const View2D<wp, M> ddqz_z_full =
-      local_cell_field<M>(scope + "ddqz_z_full", host.dycore_metrics.ddqz_z_full, local);
+      local_cell_field<M>(scope + "ddqz_z_full", host.dycore_metrics.ddqz_z_full, rows);
   const View1D<wp, M> pres_sfc(scope + "pres_sfc", local.num_cells);
 
   SolveNonhydroOptions<Space> solve_nh_options;
@@ -263,11 +275,16 @@ int run_dynamics(const RunOptions& o) {
     loop = std::make_unique<DynamicsTimeLoop<Space>>(*solve_nh, diffusion.get(), loop_config);
   });
   // ---- Checkpoints: what they must match; the states of one to continue from ----
-  std::vector<double> z_surface(static_cast<std::size_t>(g.num_cells));
+  // The surface heights of this rank's points (owned and halo).
+  std::vector<double> z_surface(static_cast<std::size_t>(local.num_cells));
+  const std::vector<index_t>& cell_rows = rows.global_index(Location::Cell);
   for (std::size_t c = 0; c < z_surface.size(); ++c)
-    z_surface[c] = host.metrics.z_ifc(c, static_cast<std::size_t>(nlev));
-  const std::map<std::string, std::string> identity =
-      checkpoint_identity(o, source, g, local, vct_a, z_surface, diffusion_config, dycore_config);
+    z_surface[c] =
+        host.metrics.z_ifc(cell_rows.empty() ? c : static_cast<std::size_t>(cell_rows[c]),
+                           static_cast<std::size_t>(nlev));
+  const std::map<std::string, std::string> identity = checkpoint_identity(
+      o, source, setup.whole_points, local, vct_a, z_surface, diffusion_config, dycore_config);
+  host = HostStaticInputs{};  // the factories' host fields: every granule has its copy now
   const long first_step = checks.restart_step + 1;
   if (!o.restart_dir.empty()) {
     const std::string file = (std::filesystem::path(o.restart_dir) /
@@ -502,7 +519,7 @@ int run_dynamics(const RunOptions& o) {
     fmt::print("{}", halo.table);
   }
   if (!o.timers.empty()) {
-    nlohmann::json metadata = run_metadata(ranks, o, machine, source, g, nlev);
+    nlohmann::json metadata = run_metadata(ranks, o, machine, source, setup.whole_points, nlev);
     metadata["strategy"] = to_string(strategy);
     metadata["ndyn_substeps"] = loop_config.ndyn_substeps;
     for (const auto& [name, value] : attributes) metadata["config"][name] = value;

@@ -66,55 +66,76 @@ int run_diffusion(const RunOptions& o) {
     if (!o.quiet && ranks.root()) fmt::print("{}", text);
   };
 
-  // ---- Grid and inputs (the whole grid, on every rank) ----
+  // ---- Grid, this rank's part and the inputs (on the whole grid or the rank's extended grid:
+  // --setup) ----
   const auto t0 = std::chrono::steady_clock::now();
-  Grid grid = load_run_grid(ranks, o, checks, MemoryModel::diffusion);
-  const DiffusionSetupConfig setup = statics_setup_config(o.statics);
+  RunSetUp setup = set_up_rank(ranks, o, checks, MemoryModel::diffusion);
   HostDiffusionInputs host;
   if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
     fmt::print("setup       geometry, coefficients, metrics ...\n");
-  ranks.collectively([&] { host = compute_diffusion_inputs(std::move(grid), config, setup); });
-  const auto& g = host.grid;
+  ranks.collectively([&] {
+    host = compute_diffusion_inputs(std::move(setup.grids.computed), config, setup.statics,
+                                    setup.factory_exchange);
+  });
+  finish_statics(ranks, setup, host);
+  const Grid& local = setup.grids.local;
+  const Grid& rows = setup.grids.rows();
   const int nlev = host.metrics.vertical.num_levels();
   say(fmt::format("grid        {} ({}; {} cells, {} edges, {} vertices)\n", source,
-                  g.limited_area ? "limited area" : "global", g.num_cells, g.num_edges,
-                  g.num_vertices));
+                  setup.limited_area ? "limited area" : "global", setup.whole_points[0],
+                  setup.whole_points[1], setup.whole_points[2]));
   say(fmt::format("vertical    {} levels, top {} m, damping layer down to half level {}\n", nlev,
                   host.metrics.vertical.vct_a.front(),
                   host.metrics.vertical.end_index_of_damping_layer));
-  std::size_t steep = 0;
-  for (std::size_t i = 0; i < host.metrics.zd_diffcoef.rows() * host.metrics.zd_diffcoef.cols();
-       ++i)
-    steep += host.metrics.zd_diffcoef.data()[i] != 0.0;
+  // Over the owned cells of every rank.
+  long long steep = 0;
+  {
+    const std::vector<index_t>& cell_rows = rows.global_index(Location::Cell);
+    const std::vector<int>& owner = local.owner_rank(Location::Cell);
+    for (std::size_t c = 0; c < static_cast<std::size_t>(local.num_cells); ++c) {
+      if (!owner.empty() && owner[c] != local.rank) continue;
+      const std::size_t row = cell_rows.empty() ? c : static_cast<std::size_t>(cell_rows[c]);
+      for (std::size_t k = 0; k < host.metrics.zd_diffcoef.cols(); ++k)
+        steep += host.metrics.zd_diffcoef(row, k) != 0.0;
+    }
+    steep = ranks.sum(steep);
+  }
   say(fmt::format("metrics     {} cell-levels get truly horizontal temperature diffusion\n",
                   steep));
-  const LocalPart part = decompose_grid(ranks, host.grid, o);
-  const Grid& local = part.grid;
-  // The granule's inputs on the rank's grid: the whole grid's on one rank, restricted on several.
+  const LocalPart& part = setup.part;
+  // The granule's inputs on the rank's grid: the computed grid's on one rank, restricted on
+  // several.
   DiffusionInputs<M> rank_inputs;
   ranks.collectively([&] {
     rank_inputs = ranks.decomposed()
                       ? restrict_diffusion_inputs<M>(make_diffusion_inputs<Kokkos::HostSpace>(host),
-                                                     local, "icondiff::driver::")
+                                                     setup.grids, "icondiff::driver::")
                       : make_diffusion_inputs<M>(host);
   });
-  const FieldSizes whole_sizes{
-      static_cast<std::size_t>(g.num_cells), static_cast<std::size_t>(g.num_edges),
-      static_cast<std::size_t>(g.num_vertices), static_cast<std::size_t>(nlev)};
+  const FieldSizes whole_sizes{static_cast<std::size_t>(setup.whole_points[0]),
+                               static_cast<std::size_t>(setup.whole_points[1]),
+                               static_cast<std::size_t>(setup.whole_points[2]),
+                               static_cast<std::size_t>(nlev)};
+  const FieldSizes computed_sizes{
+      static_cast<std::size_t>(host.grid.num_cells), static_cast<std::size_t>(host.grid.num_edges),
+      static_cast<std::size_t>(host.grid.num_vertices), static_cast<std::size_t>(nlev)};
   const RankPoints my_points = rank_points(local, whole_sizes);
-  describe_ranks(ranks, part, my_points, say);
+  describe_ranks(ranks, setup, my_points, say);
+  if (ranks.decomposed()) say(fmt::format("setup on    {}\n", setup.where));
   const DiffusionInputs<M>& inputs = rank_inputs;
 
   JablonowskiWilliamsonConfig jw;
   jw.vn_noise_amplitude = o.vn_noise;
   jw.w_noise_amplitude = o.w_noise;
   jw.noise_seed = 1;
+  jw.whole_grid_cells = static_cast<std::uint64_t>(setup.whole_points[0]);
+  jw.whole_grid_edges = static_cast<std::uint64_t>(setup.whole_points[1]);
   const InitialState initial =
-      jablonowski_williamson_state(g, host.metrics.z_ifc, host.metrics.z_mc, jw);
+      jablonowski_williamson_state(host.grid, host.metrics.z_ifc, host.metrics.z_mc, jw);
   DiffusionPrognosticState<M> prognostic =
       ranks.decomposed()
-          ? copy_state<M>(restrict_to_local(to_prognostic_state<Kokkos::HostSpace>(initial), local,
-                                            whole_sizes, "icondiff::driver::"),
+          ? copy_state<M>(restrict_to_local(to_prognostic_state<Kokkos::HostSpace>(initial), rows,
+                                            computed_sizes, "icondiff::driver::"),
                           "icondiff::driver::")
           : to_prognostic_state<M>(initial);
   auto diagnostic =
@@ -256,7 +277,8 @@ int run_diffusion(const RunOptions& o) {
           ? fmt::format("; per call the slowest of {} ranks, bytes of all ranks", ranks.size())
           : "",
       format_timer_table(entries, stream));
-  const double minimum = diffusion_minimum_bytes(g.num_cells, g.num_edges, g.num_vertices, nlev);
+  const double minimum = diffusion_minimum_bytes(setup.whole_points[0], setup.whole_points[1],
+                                                 setup.whole_points[2], nlev);
   const double median_call = entries.at("nh_hdiff").median_ms * 1e-3;
   fmt::print(
       "whole call: {:.3f} ms median = {:.2f} GB/s against the 276 B/cell-level minimum ({:.0f}% of "
@@ -271,7 +293,7 @@ int run_diffusion(const RunOptions& o) {
     fmt::print("{}", halo.table);
   }
   if (!o.timers.empty()) {
-    nlohmann::json metadata = run_metadata(ranks, o, machine, source, g, nlev);
+    nlohmann::json metadata = run_metadata(ranks, o, machine, source, setup.whole_points, nlev);
     metadata["strategy"] = to_string(strategy);
     for (const auto& [name, value] : attributes) metadata["config"][name] = value;
     if (ranks.decomposed()) {
@@ -399,8 +421,15 @@ Command add_run_options(CLI::App& app, bool checks_only) {
       ->check(non_empty("a folder"));
   app.add_option("--partition", o->partition,
                  "under mpirun: the owner rank of every cell, one per line (gpmetis format); "
-                 "default: METIS k-way")
+                 "default: recursive coordinate bisection (--setup local) or METIS k-way "
+                 "(--setup whole)")
       ->check(non_empty("a partition file"));
+  app.add_option("--setup", o->setup,
+                 "under mpirun: 'local' (each rank reads its block of the grid file and runs the "
+                 "factories on its part and the cells around it: no rank holds the whole grid) or "
+                 "'whole' (every rank reads the whole grid and runs the factories on it)")
+      ->check(CLI::IsMember({"local", "whole"}))
+      ->capture_default_str();
   app.add_flag("--quiet", o->quiet, "print only the timer table");
   app.add_option("--max-memory", o->max_memory,
                  "refuse a run estimated to need more (e.g. 8G); default: the available memory");

@@ -21,6 +21,7 @@
 #include <icondiff/io/ugrid_output.hpp>
 #include <icondiff/kokkos_compat.hpp>
 #include <icondiff/profiling/kernel_timers.hpp>
+#include <icondiff/setup/rank_setup.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -80,7 +81,8 @@ struct RunOptions {
   std::string timers;
   std::string savepoints;
   int savepoint_step = 1;
-  std::string partition;  ///< cell owners (one rank per line); empty: METIS
+  std::string partition;        ///< cell owners (one rank per line); empty: METIS or bisection
+  std::string setup = "local";  ///< under mpirun: "local" (extended grids) or "whole"
   bool quiet = false;
   bool overwrite = false;    ///< replace existing output files
   std::string max_memory;    ///< the memory a run may use ("8G"); empty: MemAvailable
@@ -158,9 +160,8 @@ double allowed_cpus();
 /// "2026-11-28T05:40:00Z".
 std::string utc_now();
 
-/// This rank's grid (the whole grid on one rank) and the exchange between the ranks' grids.
+/// The exchange between the ranks' local grids and how the cells were partitioned.
 struct LocalPart {
-  Grid grid;
   std::shared_ptr<HaloExchange<RunSpace>> exchange;  ///< nullptr on one rank
 #if ICONDIFF_HAVE_MPI
   std::shared_ptr<MpiHaloExchange<RunSpace>> mpi_exchange;  ///< the same object, for its traffic
@@ -168,9 +169,34 @@ struct LocalPart {
   std::string partition;  ///< how the cells were partitioned (for the report)
 };
 
-/// The rank's part of `whole`: collective; on several ranks the cells are partitioned (--partition
-/// or METIS k-way) and the rank's ICON-ordered local grid with its halo built.
-LocalPart decompose_grid(const Ranks& ranks, const Grid& whole, const RunOptions& o);
+/// What the run's set-up gives this rank (--setup): its local grid and where the factories run
+/// (the whole grid, or its extended grid when no rank holds the whole grid), the exchange, the
+/// factories' configuration and the whole grid's facts.
+struct RunSetUp {
+  RankGrids grids;
+  LocalPart part;
+  std::array<index_t, 3> whole_points{};  ///< the whole grid's cells, edges, vertices
+  bool limited_area = false;
+  StaticsSetupConfig statics;  ///< with the whole grid's RBF scales on extended grids
+  /// The factories' cell exchange on an extended grid; empty otherwise.
+  CellHaloExchange factory_exchange;
+  /// The whole grid's mean cell area on an extended grid (agreed over MPI); 0 otherwise.
+  double whole_mean_cell_area = 0;
+  std::string where;  ///< where the factories run (for the report)
+};
+
+/// Collective: the grid is read or generated and this rank's part set up. One rank: the whole
+/// grid. Several ranks with --setup whole: every rank reads the whole grid and runs the factories
+/// on it; the cells are partitioned by --partition or METIS k-way. With --setup local (the
+/// default): every rank reads only its block of a grid file (a generated grid is generated whole
+/// and cut), the cells are partitioned by --partition (each rank keeps its block's lines) or by
+/// recursive coordinate bisection, and the factories run on each rank's extended grid.
+RunSetUp set_up_rank(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
+                     MemoryModel model);
+
+/// Collective: the whole grid's quantities of statics computed on an extended grid
+/// (set_whole_grid_quantities); nothing otherwise.
+void finish_statics(const Ranks& ranks, const RunSetUp& setup, HostStaticInputs& host);
 
 /// The timers of every rank as one table: per call, the slowest rank's time (what the decomposed
 /// call costs); bytes summed over ranks; plus each label's per-rank medians (min, median, max over
@@ -204,16 +230,12 @@ MachineFacts measure_machine(const Ranks& ranks);
 
 /// The run's JSON metadata common to both models.
 nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const MachineFacts& machine,
-                            const std::string& source, const Grid& grid, int nlev);
-
-/// The run's grid, on every rank: read or generated (said on a terminal), a file's size checked
-/// against the memory limit once known, and agreed on (every rank must hold the same grid).
-Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
-                   MemoryModel model);
+                            const std::string& source, const std::array<index_t, 3>& whole_points,
+                            int nlev);
 
 /// Says how the cells are spread over the ranks (decomposed runs) and returns every rank's
 /// points on the root (this rank's alone elsewhere and on one rank): what the output gathers by.
-void describe_ranks(const Ranks& ranks, const LocalPart& part, const RankPoints& mine,
+void describe_ranks(const Ranks& ranks, const RunSetUp& setup, const RankPoints& mine,
                     const std::function<void(const std::string&)>& say);
 
 /// Collective: ends the run with the first non-finite prognostic value after `step`, if any,

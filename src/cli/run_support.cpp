@@ -9,8 +9,10 @@
 #endif
 
 #include <icondiff/comm/decomposition.hpp>
+#include <icondiff/comm/local_grid_from_blocks.hpp>
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
+#include <icondiff/grid/zones.hpp>
 #include <icondiff/io/grid_source.hpp>
 #include <icondiff/io/partition_file.hpp>
 #include <icondiff/profiling/stream_bandwidth.hpp>
@@ -380,46 +382,12 @@ std::string utc_now() {
   return buffer;
 }
 
-LocalPart decompose_grid(const Ranks& ranks, const Grid& whole, const RunOptions& o) {
-  LocalPart part;
-  if (!ranks.decomposed()) {
-    if (!o.partition.empty())
-      throw InvalidArgument(fmt::format(
-          "--partition {}: a partition needs a run on several MPI ranks (mpirun -np N icondiff "
-          "run ...)",
-          o.partition));
-    part.grid = whole;
-    return part;
-  }
-#if ICONDIFF_HAVE_MPI
-  std::vector<int> owner;
-  ranks.collectively([&] {
-    if (!o.partition.empty()) {
-      // One line per cell ("17\n"; comments allowed): 64 bytes a cell and 1 MiB are far more
-      // than a partition file holds, and a bound on what is read.
-      check_input_file("--partition", o.partition,
-                       (std::uintmax_t(whole.num_cells) + 1) * 64 + (std::uintmax_t(1) << 20));
-      owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
-      part.partition = "file " + o.partition;
-    } else {
-      if (ranks.size() > whole.num_cells)
-        throw InvalidArgument(
-            fmt::format("{} ranks for a grid of {} cells: every rank needs at "
-                        "least one cell",
-                        ranks.size(), whole.num_cells));
-      owner = partition_cells(whole, ranks.size());
-      part.partition = "METIS k-way";
-    }
-    part.grid = make_local_grid(whole, owner, ranks.rank(), ranks.size());
-  });
-  part.mpi_exchange = std::make_shared<MpiHaloExchange<RunSpace>>(ranks.comm(), part.grid);
-  part.exchange = part.mpi_exchange;
-#endif
-  return part;
-}
+namespace {
 
-Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
-                   MemoryModel model) {
+/// The whole grid on this rank: read or generated (said on a terminal), a file's size checked
+/// against the memory limit once known.
+Grid load_whole_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
+                     MemoryModel model) {
   const std::string& source = checks.source;
   if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
     fmt::print("grid        {} {} ...\n", generated_cells(source) > 0 ? "generating" : "reading",
@@ -432,19 +400,138 @@ Grid load_run_grid(const Ranks& ranks, const RunOptions& o, const RunChecks& che
       check_memory("--grid " + source, grid.num_cells, o.statics.nlev, checks.memory_limit,
                    checks.memory_limit_source, model);
   });
-  // Every rank must read the same grid (MPMD launches could give them different ones). Both
-  // reductions run on every rank.
-  const double most_cells = ranks.max(grid.num_cells), fewest_cells = -ranks.max(-grid.num_cells);
-  ranks.agree(
-      most_cells != fewest_cells
-          ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} from "
-                        "{}): every rank must read the same grid",
-                        fewest_cells, most_cells, grid.num_cells, source)
-          : "");
   return grid;
 }
 
-void describe_ranks(const Ranks& ranks, const LocalPart& part, const RankPoints& mine,
+/// Every rank must read the same grid (MPMD launches could give them different ones). Both
+/// reductions run on every rank.
+void agree_on_the_grid(const Ranks& ranks, index_t cells, const std::string& source) {
+  const double most_cells = ranks.max(cells), fewest_cells = -ranks.max(-cells);
+  ranks.agree(most_cells != fewest_cells
+                  ? fmt::format("the ranks read grids of {:.0f} to {:.0f} cells (this rank: {} "
+                                "from {}): every rank must read the same grid",
+                                fewest_cells, most_cells, cells, source)
+                  : "");
+}
+
+void check_partition_file(const RunOptions& o, index_t cells) {
+  // One line per cell ("17\n"; comments allowed): 64 bytes a cell and 1 MiB are far more than a
+  // partition file holds, and a bound on what is read.
+  check_input_file("--partition", o.partition,
+                   (std::uintmax_t(cells) + 1) * 64 + (std::uintmax_t(1) << 20));
+}
+
+}  // namespace
+
+RunSetUp set_up_rank(const Ranks& ranks, const RunOptions& o, const RunChecks& checks,
+                     MemoryModel model) {
+  RunSetUp setup;
+  setup.statics = statics_setup_config(o.statics);
+  const auto whole_facts = [&](const Grid& whole) {
+    setup.whole_points = {whole.num_cells, whole.num_edges, whole.num_vertices};
+    setup.limited_area = whole.limited_area;
+  };
+  if (!ranks.decomposed()) {
+    if (!o.partition.empty())
+      throw InvalidArgument(fmt::format(
+          "--partition {}: a partition needs a run on several MPI ranks (mpirun -np N icondiff "
+          "run ...)",
+          o.partition));
+    Grid whole = load_whole_grid(ranks, o, checks, model);
+    whole_facts(whole);
+    Grid local = whole;
+    setup.grids = whole_grid_rank_grids(std::move(whole), std::move(local));
+    setup.where = "the whole grid";
+    return setup;
+  }
+#if ICONDIFF_HAVE_MPI
+  if (o.setup == "whole") {
+    Grid whole = load_whole_grid(ranks, o, checks, model);
+    agree_on_the_grid(ranks, whole.num_cells, checks.source);
+    whole_facts(whole);
+    Grid local;
+    ranks.collectively([&] {
+      std::vector<int> owner;
+      if (!o.partition.empty()) {
+        check_partition_file(o, whole.num_cells);
+        owner = read_partition_file(o.partition, whole.num_cells, ranks.size());
+        setup.part.partition = "file " + o.partition;
+      } else {
+        if (ranks.size() > whole.num_cells)
+          throw InvalidArgument(
+              fmt::format("{} ranks for a grid of {} cells: every rank needs at least one cell",
+                          ranks.size(), whole.num_cells));
+        owner = partition_cells(whole, ranks.size());
+        setup.part.partition = "METIS k-way";
+      }
+      local = make_local_grid(whole, owner, ranks.rank(), ranks.size());
+    });
+    setup.grids = whole_grid_rank_grids(std::move(whole), std::move(local));
+    setup.where = "the whole grid on every rank (--setup whole)";
+  } else {
+    // No rank holds the whole grid: each reads its block of the file (a generated grid is
+    // generated whole, once per rank, and cut: the generator is not distributed).
+    const std::string& source = checks.source;
+    if (!o.quiet && ranks.root() && ::isatty(STDOUT_FILENO))
+      fmt::print("grid        {} {} in {} blocks ...\n",
+                 generated_cells(source) > 0 ? "generating" : "reading", source, ranks.size());
+    GridBlock block;
+    ranks.collectively([&] { block = load_grid_source_block(source, ranks.rank(), ranks.size()); });
+    agree_on_the_grid(ranks, block.total[0], source);
+    ranks.collectively([&] {
+      // What this rank holds: its part and the extended grid around it, about 2.5 parts.
+      check_memory("--grid " + source + " on each of " + std::to_string(ranks.size()) + " ranks",
+                   2.5 * block.total[0] / ranks.size(), o.statics.nlev, checks.memory_limit,
+                   checks.memory_limit_source, model);
+    });
+    std::vector<int> owner;
+    if (!o.partition.empty()) {
+      ranks.collectively([&] {
+        check_partition_file(o, block.total[0]);
+        owner = read_partition_file_rows(o.partition, block.total[0], ranks.size(), block.begin[0],
+                                         block.rows.num_cells);
+      });
+      setup.part.partition = "file " + o.partition;
+    } else {
+      owner = bisection_partition(ranks.comm(), block);
+      setup.part.partition = "recursive coordinate bisection";
+    }
+    int lam = block.rows.num_cells > 0 &&
+                      has_lateral_boundary(Location::Cell,
+                                           block.rows.refin_ctrl[static_cast<int>(Location::Cell)])
+                  ? 1
+                  : 0;
+    lam = ranks.max(lam) > 0 ? 1 : 0;
+    setup.whole_points = block.total;
+    setup.limited_area = lam != 0;
+    LocalGrids made = local_grids_from_blocks(ranks.comm(), block, owner, factory_dependency_steps);
+    block = GridBlock{};  // the blocks are not needed any more
+    setup.grids = extended_rank_grids(std::move(made.local), std::move(made.extended),
+                                      std::move(made.extended_owner));
+    setup.whole_mean_cell_area = whole_grid_mean_cell_area(ranks.comm(), setup.grids.local);
+    setup.statics = whole_grid_statics_config(ranks.comm(), setup.statics, setup.grids,
+                                              setup.whole_mean_cell_area);
+    setup.factory_exchange = computed_grid_cell_exchange(ranks.comm(), setup.grids);
+    setup.where = fmt::format("each rank's extended grid ({} steps around its part)",
+                              factory_dependency_steps);
+  }
+  setup.part.mpi_exchange =
+      std::make_shared<MpiHaloExchange<RunSpace>>(ranks.comm(), setup.grids.local);
+  setup.part.exchange = setup.part.mpi_exchange;
+#endif
+  return setup;
+}
+
+void finish_statics(const Ranks& ranks, const RunSetUp& setup, HostStaticInputs& host) {
+#if ICONDIFF_HAVE_MPI
+  if (setup.whole_mean_cell_area > 0)
+    set_whole_grid_quantities(ranks.comm(), host, setup.grids, setup.whole_mean_cell_area);
+#else
+  (void)ranks, (void)setup, (void)host;
+#endif
+}
+
+void describe_ranks(const Ranks& ranks, const RunSetUp& setup, const RankPoints& mine,
                     const std::function<void(const std::string&)>& say) {
   if (!ranks.decomposed()) return;
   const auto owned = [&](Location l) {
@@ -453,15 +540,17 @@ void describe_ranks(const Ranks& ranks, const LocalPart& part, const RankPoints&
     return static_cast<double>(n);
   };
   const std::vector<double> owned_cells = ranks.gather(owned(Location::Cell));
-  const std::vector<double> local_cells = ranks.gather(static_cast<double>(part.grid.num_cells));
+  const std::vector<double> local_cells =
+      ranks.gather(static_cast<double>(setup.grids.local.num_cells));
   if (ranks.root())
-    say(fmt::format(
-        "ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
-        "halo {:.0f}..{:.0f}\n",
-        ranks.size(), part.partition, *std::min_element(owned_cells.begin(), owned_cells.end()),
-        *std::max_element(owned_cells.begin(), owned_cells.end()),
-        *std::min_element(local_cells.begin(), local_cells.end()),
-        *std::max_element(local_cells.begin(), local_cells.end())));
+    say(
+        fmt::format("ranks       {} MPI ranks ({}): owned cells per rank {:.0f}..{:.0f}, with "
+                    "halo {:.0f}..{:.0f}\n",
+                    ranks.size(), setup.part.partition,
+                    *std::min_element(owned_cells.begin(), owned_cells.end()),
+                    *std::max_element(owned_cells.begin(), owned_cells.end()),
+                    *std::min_element(local_cells.begin(), local_cells.end()),
+                    *std::max_element(local_cells.begin(), local_cells.end())));
 }
 
 void stop_if_not_finite(const Ranks& ranks, const Grid& local, long step,
@@ -570,7 +659,8 @@ MachineFacts measure_machine(const Ranks& ranks) {
 }
 
 nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const MachineFacts& machine,
-                            const std::string& source, const Grid& grid, int nlev) {
+                            const std::string& source, const std::array<index_t, 3>& whole_points,
+                            int nlev) {
   return {{"icondiff_version", ICONDIFF_VERSION_STRING},
           {"kokkos_version", compat::kokkos_version_string()},
           {"execution_space", RunSpace::name()},
@@ -579,9 +669,9 @@ nlohmann::json run_metadata(const Ranks& ranks, const RunOptions& o, const Machi
           {"cpus_allowed", machine.cpus},
           {"ranks", ranks.size()},
           {"grid", source},
-          {"cells", grid.num_cells},
-          {"edges", grid.num_edges},
-          {"vertices", grid.num_vertices},
+          {"cells", whole_points[0]},
+          {"edges", whole_points[1]},
+          {"vertices", whole_points[2]},
           {"nlev", nlev},
           {"steps", o.steps},
           {"dtime", o.dtime},

@@ -86,6 +86,30 @@ Ids owned_cells(MPI_Comm comm, const GridBlock& block, const std::vector<int>& b
   return owned;
 }
 
+enum class Ring { edge, vertex };
+
+/// `cells` and `rings` rings around them: each ring the cells across an edge of the last one's
+/// (C2E2C) or sharing a vertex with them (C2V, then V2C). Collective.
+Ids grow(MPI_Comm comm, const GridBlock& block, Ids cells, int rings, Ring kind) {
+  Ids frontier = cells, vertices;
+  for (int ring = 0; ring < rings; ++ring) {
+    const BlockRowRequest at_cells(comm, static_cast<std::size_t>(block.total[0]), frontier);
+    Ids reached;
+    if (kind == Ring::edge) {
+      reached = valid_entries(at_cells.fetch(block.rows.c2e2c));
+    } else {
+      const Ids new_vertices = minus(valid_entries(at_cells.fetch(block.rows.c2v)), vertices);
+      vertices = merged(vertices, new_vertices);
+      const BlockRowRequest at_vertices(comm, static_cast<std::size_t>(block.total[2]),
+                                        new_vertices);
+      reached = valid_entries(at_vertices.fetch(block.rows.v2c));
+    }
+    frontier = minus(reached, cells);
+    cells = merged(cells, frontier);
+  }
+  return cells;
+}
+
 /// The patch: the whole grid's rows of `ids` (per location, sorted), connectivity renumbered to
 /// patch indices (missing_index where the neighbour lies outside the patch), derived tables built.
 /// Patch indices grow with global indices, so make_local_grid orders the patch's points as it
@@ -140,8 +164,8 @@ Grid make_patch(MPI_Comm comm, const GridBlock& block, const std::array<Ids, 3>&
 
 }  // namespace
 
-Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
-                            const std::vector<int>& block_owner) {
+LocalGrids local_grids_from_blocks(MPI_Comm comm, const GridBlock& block,
+                                   const std::vector<int>& block_owner, int margin) {
   const int rank = mpi_rank(comm), size = mpi_size(comm);
   const Location cell = Location::Cell;
   collectively(comm, [&] {
@@ -154,6 +178,9 @@ Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
       throw InvalidArgument(
           fmt::format("local_grid_from_blocks: {} owners for the {} cells of the block",
                       block_owner.size(), block.rows.num_cells));
+    if (margin < 0)
+      throw InvalidArgument(
+          fmt::format("local_grids_from_blocks: margin = {}, expected >= 0 (C2E2C steps)", margin));
     for (std::size_t i = 0; i < block_owner.size(); ++i)
       if (block_owner[i] < 0 || block_owner[i] >= size)
         throw InvalidArgument(fmt::format(
@@ -165,17 +192,14 @@ Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
   int lam = has_lateral_boundary(cell, block.rows.refin_ctrl[0]) ? 1 : 0;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &lam, 1, MPI_INT, MPI_LOR, comm), "MPI_Allreduce");
 
-  // ---- Which points: the owned cells and patch_rings rings of cells around them ------------
+  // ---- Which points: the owned cells and the rings of cells around them ---------------------
+  // Extended grid: one ring of cells sharing a vertex holds the local grid's cells, `margin`
+  // C2E2C steps the extended grid's own cells, and patch_rings more what make_local_grid looks at.
   const Ids owned = owned_cells(comm, block, block_owner);
-  Ids cells = owned, vertices, frontier = owned;
-  for (int ring = 0; ring < patch_rings; ++ring) {
-    const BlockRowRequest at_cells(comm, static_cast<std::size_t>(block.total[0]), frontier);
-    const Ids new_vertices = minus(valid_entries(at_cells.fetch(block.rows.c2v)), vertices);
-    vertices = merged(vertices, new_vertices);
-    const BlockRowRequest at_vertices(comm, static_cast<std::size_t>(block.total[2]), new_vertices);
-    frontier = minus(valid_entries(at_vertices.fetch(block.rows.v2c)), cells);
-    cells = merged(cells, frontier);
-  }
+  Ids cells = margin > 0
+                  ? grow(comm, block, grow(comm, block, owned, 1, Ring::vertex), margin, Ring::edge)
+                  : owned;
+  cells = grow(comm, block, cells, patch_rings, Ring::vertex);
   // Every edge and vertex of the patch's cells.
   std::array<Ids, 3> ids;
   ids[0] = cells;
@@ -185,20 +209,67 @@ Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
     ids[2] = valid_entries(at_cells.fetch(block.rows.c2v));
   }
   const Grid patch = make_patch(comm, block, ids, lam != 0);
-  const std::vector<int> patch_owner =
+  std::vector<int> patch_owner =
       BlockRowRequest(comm, static_cast<std::size_t>(block.total[0]), ids[0]).fetch(block_owner, 1);
 
-  Grid local;
+  LocalGrids grids;
   collectively(comm, [&] {
-    local = make_local_grid(patch, patch_owner, rank, size);
-    if (size > 1)
-      for (const Location l : all_locations) {
-        auto& global = local.global_index(l);
-        const Ids& patch_ids = ids[static_cast<int>(l)];
-        for (index_t& g : global) g = patch_ids[static_cast<std::size_t>(g)];
+    grids.local = make_local_grid(patch, patch_owner, rank, size);
+    if (margin > 0) {
+      // The extended grid: this rank owns every cell within `margin` C2E2C steps of its local
+      // cells (a fiction for the factories; the patch holds them and their halo).
+      std::vector<char> mine(patch_owner.size(), 0);
+      if (size == 1)
+        mine.assign(mine.size(), 1);
+      else
+        for (const index_t c : grids.local.cell_global_index) mine[static_cast<std::size_t>(c)] = 1;
+      for (int step = 0; step < margin; ++step) {
+        const std::vector<char> before = mine;
+        for (std::size_t c = 0; c < before.size(); ++c) {
+          if (!before[c]) continue;
+          for (int j = 0; j < 3; ++j) {
+            const index_t n = patch.c2e2c(c, j);
+            if (n != missing_index) mine[static_cast<std::size_t>(n)] = 1;
+          }
+        }
       }
+      std::vector<int> grown_owner = patch_owner;
+      for (std::size_t c = 0; c < mine.size(); ++c)
+        if (mine[c]) grown_owner[c] = rank;
+      grids.extended = make_local_grid(patch, grown_owner, rank, size);
+      // The true owners of the extended grid's points (ICON's convention for edges and vertices:
+      // the highest rank among their cells, all of which the patch holds).
+      if (size > 1)
+        for (const Location l : all_locations) {
+          const HostTable<index_t>* cells_of = l == Location::Edge     ? &patch.e2c
+                                               : l == Location::Vertex ? &patch.v2c
+                                                                       : nullptr;
+          auto& owner = grids.extended_owner[static_cast<int>(l)];
+          for (const index_t p : grids.extended.global_index(l)) {
+            const auto i = static_cast<std::size_t>(p);
+            int o = cells_of ? -1 : patch_owner[i];
+            if (cells_of)
+              for (std::size_t j = 0; j < cells_of->cols(); ++j) {
+                const index_t c = (*cells_of)(i, j);
+                if (c != missing_index) o = std::max(o, patch_owner[static_cast<std::size_t>(c)]);
+              }
+            owner.push_back(o);
+          }
+        }
+    }
+    if (size > 1)
+      for (Grid* g : {&grids.local, &grids.extended})
+        for (const Location l : all_locations) {
+          const Ids& patch_ids = ids[static_cast<int>(l)];
+          for (index_t& i : g->global_index(l)) i = patch_ids[static_cast<std::size_t>(i)];
+        }
   });
-  return local;
+  return grids;
+}
+
+Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
+                            const std::vector<int>& block_owner) {
+  return local_grids_from_blocks(comm, block, block_owner, 0).local;
 }
 
 std::vector<int> bisection_partition(MPI_Comm comm, const GridBlock& block) {

@@ -19,6 +19,8 @@
 #include <icondiff/geometry/edge_geometry.hpp>
 #include <icondiff/geometry/interpolation_coefficients.hpp>
 
+#include "factory_checks.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -216,6 +218,11 @@ HostTable<double> compute_e_flx_avg(const Grid& g, const EdgeGeometry& eg,
     index_t c0, c1;
     int j, inv;
   };
+  // An outer halo edge of a rank's part lacks a cell the part does not hold: left alone.
+  const auto outer_halo = [&](index_t e) {
+    return (g.e2c(e, 0) == missing_index || g.e2c(e, 1) == missing_index) &&
+           detail::is_halo_point(g, Location::Edge, e);
+  };
   const auto diamond = [&](index_t e) {
     Diamond d{g.e2c(e, 0), g.e2c(e, 1), -1, -1};
     if (d.c0 == missing_index || d.c1 == missing_index)
@@ -232,6 +239,7 @@ HostTable<double> compute_e_flx_avg(const Grid& g, const EdgeGeometry& eg,
 
   // 1. Diamond weights.
   for (index_t e = start_p3; e < ne; ++e) {
+    if (outer_halo(e)) continue;
     const Diamond d = diamond(e);
     for (int i = 0; i < 2; ++i) {
       out(e, i + 1) = c_bln_avg(d.c1, d.inv + 1) * div(d.c0, (i + d.j + 1) % 3) / div(d.c1, d.inv);
@@ -244,6 +252,7 @@ HostTable<double> compute_e_flx_avg(const Grid& g, const EdgeGeometry& eg,
   // cell is E2C[.,0] / E2C[.,1] of the diamond edge.
   std::vector<double> central(static_cast<std::size_t>(ne), 0.0);
   for (index_t e = start_p4; e < ne; ++e) {
+    if (outer_halo(e)) continue;
     const Diamond d = diamond(e);
     int iie[4];
     for (int k = 0; k < 4; ++k) {
@@ -272,6 +281,7 @@ HostTable<double> compute_e_flx_avg(const Grid& g, const EdgeGeometry& eg,
 
   // 3. Normalisation.
   for (index_t e = start_p4; e < ne; ++e) {
+    if (outer_halo(e)) continue;
     const sphere::Vec3 n = eg.normal_cartesian[e];
     double sum = 0.0;
     for (int k = 0; k < 4; ++k) {
@@ -303,8 +313,10 @@ HostTable<double> compute_geofac_grdiv(const Grid& g, const HostTable<double>& d
   HostTable<double> out(static_cast<std::size_t>(ne), 5, 0.0);
   for (index_t e = g.start(Location::Edge, Zone::LateralBoundary2); e < ne; ++e) {
     const index_t c0 = g.e2c(e, 0), c1 = g.e2c(e, 1);
-    if (c0 == missing_index || c1 == missing_index)
+    if (c0 == missing_index || c1 == missing_index) {
+      if (detail::is_halo_point(g, Location::Edge, e)) continue;
       inconsistent(g, field, e, "an edge from boundary row 2 on has a missing cell in E2C");
+    }
     const double inv_dual = inverse(g.dual_edge_length[e]);
     double centre = 0.0;
     for (int j = 0; j < 3; ++j)
@@ -348,6 +360,7 @@ void compute_pos_on_tplane_e(const Grid& g, const EdgeGeometry& eg, HostTable<do
   for (index_t e = g.start(Location::Edge, Zone::LateralBoundary2); e < ne; ++e)
     for (int k = 0; k < 2; ++k) {
       const index_t c = g.e2c(e, k);
+      if (c == missing_index && detail::is_halo_point(g, Location::Edge, e)) continue;
       if (c == missing_index)
         inconsistent(g, field, e, "an edge from boundary row 2 on has a missing cell in E2C");
       double x = 0, y = 0;

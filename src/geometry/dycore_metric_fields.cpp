@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace icondiff {
@@ -42,15 +43,19 @@ bool owned(const Grid& grid, Location location, index_t point) {
   return owners.empty() || owners[point] == grid.rank;
 }
 
-// The two cells of an edge from lateral boundary row 2 on, which every such edge has.
-std::array<index_t, 2> both_cells(const Grid& grid, index_t e, const char* who) {
+// The two cells of an edge from lateral boundary row 2 on, which every such edge has; none for an
+// outer halo edge of a rank's part whose outer cell the part does not hold (skipped).
+std::optional<std::array<index_t, 2>> both_cells(const Grid& grid, index_t e, const char* who) {
   const index_t c0 = grid.e2c(e, 0), c1 = grid.e2c(e, 1);
+  if ((c0 == missing_index || c1 == missing_index) &&
+      detail::is_halo_point(grid, Location::Edge, e))
+    return std::nullopt;
   if (c0 == missing_index || c1 == missing_index)
     throw GridError(
         fmt::format("{}: edge {} (from lateral boundary row 2 on) lacks a cell (e2c "
                     "= {}, {})",
                     who, e, c0, c1));
-  return {c0, c1};
+  return std::array<index_t, 2>{c0, c1};
 }
 
 // z_me = Σ over E2C of z_mc · c_lin_e as ICON4Py's numpy factories sum it (z_mc[e2c] * c_lin_e,
@@ -185,7 +190,7 @@ void compute_reference_atmosphere_edges(const Grid& grid, const HostTable<double
   rho_ref_me = HostTable<double>(grid.num_edges, nlev, 0.0);
   theta_ref_me = HostTable<double>(grid.num_edges, nlev, 0.0);
   for (index_t e = grid.start(Location::Edge, Zone::LateralBoundary2); e < grid.num_edges; ++e) {
-    both_cells(grid, e, "compute_reference_atmosphere_edges");
+    if (!both_cells(grid, e, "compute_reference_atmosphere_edges")) continue;
     for (std::size_t k = 0; k < nlev; ++k) {
       const auto a = detail::reference_atmosphere_at(edge_height(grid, z_mc, c_lin_e, e, k));
       rho_ref_me(e, k) = a.rho;
@@ -200,7 +205,9 @@ HostTable<double> compute_ddxn_z_half_e(const Grid& grid, const HostTable<double
   HostTable<double> half(grid.num_edges, nhalf, 0.0);
   const index_t end = grid.end(Location::Edge, Zone::Interior);
   for (index_t e = grid.start(Location::Edge, Zone::LateralBoundary2); e < end; ++e) {
-    const auto [c0, c1] = both_cells(grid, e, "compute_ddxn_z_half_e");
+    const auto cells = both_cells(grid, e, "compute_ddxn_z_half_e");
+    if (!cells) continue;
+    const auto [c0, c1] = *cells;
     const double inv_dual = 1.0 / grid.dual_edge_length[e];
     for (std::size_t k = 0; k < nhalf; ++k) half(e, k) = (z_ifc(c1, k) - z_ifc(c0, k)) * inv_dual;
   }
@@ -371,7 +378,9 @@ std::vector<int> compute_flat_idx_max(const Grid& grid, const HostTable<double>&
   require_table("c_lin_e", c_lin_e, grid.num_edges, 2);
   std::vector<int> flat(grid.num_edges, 0);
   for (index_t e = grid.start(Location::Edge, Zone::LateralBoundary2); e < grid.num_edges; ++e) {
-    const auto [c0, c1] = both_cells(grid, e, "compute_flat_idx_max");
+    const auto cells = both_cells(grid, e, "compute_flat_idx_max");
+    if (!cells) continue;
+    const auto [c0, c1] = *cells;
     for (std::size_t k = 0; k < nlev; ++k) {
       // Level k is flat at this edge when the edge height lies inside layer k of both cells.
       const double z_me = edge_height(grid, z_mc, c_lin_e, e, k);
@@ -402,7 +411,9 @@ HostTable<double> compute_pg_exdist(const Grid& grid, const HostTable<double>& z
   const index_t far = grid.end(Location::Edge, Zone::Local);
   for (index_t e = grid.start(Location::Edge, Zone::Nudging2); e < grid.num_edges; ++e) {
     if (!owned(grid, Location::Edge, e)) continue;
-    const auto [c0, c1] = both_cells(grid, e, "compute_pg_exdist");
+    const auto cells = both_cells(grid, e, "compute_pg_exdist");
+    if (!cells) continue;
+    const auto [c0, c1] = *cells;
     const double limit =
         e >= near && e < far ? std::max(topography[c0], topography[c1]) - extrapol_dist : 0.0;
     for (std::size_t k = static_cast<std::size_t>(flat_idx_max[e]) + 1; k < nlev; ++k) {
@@ -437,7 +448,9 @@ void compute_zdiff_gradp(const Grid& grid, const HostTable<double>& z_mc,
   };
   HostTable<double> z_me(ne, nlev, 0.0);
   for (index_t e = start; e < ne; ++e) {
-    const auto cells = both_cells(grid, e, "compute_zdiff_gradp");
+    const auto both = both_cells(grid, e, "compute_zdiff_gradp");
+    if (!both) continue;
+    const auto cells = *both;
     for (int k = 0; k < nlev; ++k) z_me(e, k) = edge_height(grid, z_mc, c_lin_e, e, k);
     for (int s = 0; s < 2; ++s)
       for (int k = 0; k < nlev; ++k) zdiff_gradp[s](e, k) = z_me(e, k) - z_mc(cells[s], k);
@@ -465,7 +478,9 @@ void compute_zdiff_gradp(const Grid& grid, const HostTable<double>& z_mc,
   // From the second nudging row on: edge levels below the surface of the higher neighbour (minus
   // extrapol_dist) use the level of that height instead (the hydrostatic correction's base).
   for (index_t e = start_nudging; e < ne; ++e) {
-    const auto cells = both_cells(grid, e, "compute_zdiff_gradp");
+    const auto both = both_cells(grid, e, "compute_zdiff_gradp");
+    if (!both) continue;
+    const auto cells = *both;
     const double z_aux2 = std::max(topography[cells[0]], topography[cells[1]]) - extrapol_dist;
     const int flat = flat_idx_max[e];
     for (int s = 0; s < 2; ++s) {

@@ -87,14 +87,12 @@ void require_inputs(const Grid& g) {
 /// Only grids with positive (lateral boundary) rows in the file count, as in ICON4Py's
 /// is_limited_area_grid; a parent grid's negative nest-overlap rows get no nudging.
 void check_nudging_rows(const Grid& g, const InterpolationConfig& config) {
+  // A rank's part shows only some rows: the whole grid's are checked where it is put together
+  // (check_lateral_boundary_rows with the largest row of all ranks).
+  if (g.num_ranks > 1) return;
   const auto& refin = g.refin_ctrl[static_cast<int>(Location::Cell)];
-  const int max_row = refin.empty() ? 0 : *std::max_element(refin.begin(), refin.end());
-  if (max_row > 0 && max_row < config.nudge_zone_width + grf_nudge_start_c - 1)
-    throw ConfigError(fmt::format(
-        "interpolation config: nudge_zone_width (ICON interpol_nml:nudge_zone_width) = {} needs "
-        "a limited-area grid whose refin_c_ctrl marks at least {} cell rows, but grid '{}' marks "
-        "{} (ICON init_nudgecoeffs: 'bdy_indexing_depth must be at least nudge_zone_width+4')",
-        config.nudge_zone_width, config.nudge_zone_width + grf_nudge_start_c - 1, g.name, max_row));
+  check_lateral_boundary_rows(refin.empty() ? 0 : *std::max_element(refin.begin(), refin.end()),
+                              g.name, config);
 }
 
 // ---- Bilinear weights (interpolation_fields._weighting_factors) --------------------------------
@@ -287,7 +285,8 @@ HostTable<double> compute_e_bln_c_s(const Grid& g) {
 ///     central weight, which makes that condition hold to round-off (ICON4Py runs a fixed
 ///     niter = 1000 sweeps, as ICON does).
 /// Cells with a missing neighbour get zero weights and take no part in the sweeps.
-HostTable<double> compute_c_bln_avg(const Grid& g, double wgt_loc) {
+HostTable<double> compute_c_bln_avg(const Grid& g, double wgt_loc,
+                                    const CellHaloExchange& exchange) {
   require_inputs(g);
   if (!std::isfinite(wgt_loc) || wgt_loc < 0.0 || wgt_loc > 1.0)
     throw InvalidArgument(fmt::format(
@@ -351,7 +350,9 @@ HostTable<double> compute_c_bln_avg(const Grid& g, double wgt_loc) {
   const double max_wgt_loc = wgt_loc + 0.003, min_wgt_loc = wgt_loc - 0.003;
   double* weight = w.data();
   const double* area = g.cell_area.data();
-  std::vector<double> residual(static_cast<std::size_t>(nc), 0.0);
+  HostTable<double> residual_table(static_cast<std::size_t>(nc), 1, 0.0);
+  double* residual = residual_table.data();
+  if (exchange) exchange(w);
   for (int iteration = 0; iteration < niter; ++iteration) {
     for (std::size_t a = 0; a < m; ++a) {
       double local = 0.0;
@@ -361,8 +362,10 @@ HostTable<double> compute_c_bln_avg(const Grid& g, double wgt_loc) {
       }
       residual[cells[a]] = local / area[cells[a]] - 1.0;
     }
+    if (exchange) exchange(residual_table);
     if (iteration == niter - 1) {
       for (index_t c : cells) weight[4 * c] -= residual[c];
+      if (exchange) exchange(w);
       break;
     }
     for (std::size_t a = 0; a < m; ++a) {
@@ -377,6 +380,7 @@ HostTable<double> compute_c_bln_avg(const Grid& g, double wgt_loc) {
       // "avoid runaway condition"
       wc[0] = std::min(std::max(wc[0], min_wgt_loc), max_wgt_loc);
     }
+    if (exchange) exchange(w);
   }
   return w;
 }
@@ -438,20 +442,37 @@ void InterpolationConfig::validate() const {
 }
 
 double mean_characteristic_length(const Grid& g) {
+  if (g.grid_root > 0 && g.grid_level >= 0)
+    return mean_characteristic_length(g.grid_root, g.grid_level, g.sphere_radius, 0.0);
+  if (g.cell_area.empty())
+    throw GridError(fmt::format(
+        "grid '{}' has neither a root/level (RnBk) nor cell areas to derive its resolution from",
+        g.name));
   double mean_area = 0.0;
-  if (g.grid_root > 0 && g.grid_level >= 0) {
-    const double n = g.grid_root;
-    mean_area =
-        4.0 * pi * g.sphere_radius * g.sphere_radius / (20.0 * n * n * std::pow(4.0, g.grid_level));
-  } else {
-    if (g.cell_area.empty())
-      throw GridError(fmt::format(
-          "grid '{}' has neither a root/level (RnBk) nor cell areas to derive its resolution from",
-          g.name));
-    for (double a : g.cell_area) mean_area += a;
-    mean_area /= static_cast<double>(g.cell_area.size());
+  for (double a : g.cell_area) mean_area += a;
+  mean_area /= static_cast<double>(g.cell_area.size());
+  return mean_characteristic_length(g.grid_root, g.grid_level, g.sphere_radius, mean_area);
+}
+
+double mean_characteristic_length(int grid_root, int grid_level, double sphere_radius,
+                                  double mean_cell_area) {
+  if (grid_root > 0 && grid_level >= 0) {
+    const double n = grid_root;
+    return std::sqrt(4.0 * pi * sphere_radius * sphere_radius /
+                     (20.0 * n * n * std::pow(4.0, grid_level)));
   }
-  return std::sqrt(mean_area);
+  return std::sqrt(mean_cell_area);
+}
+
+void check_lateral_boundary_rows(int max_row, const std::string& grid_name,
+                                 const InterpolationConfig& config) {
+  if (max_row > 0 && max_row < config.nudge_zone_width + grf_nudge_start_c - 1)
+    throw ConfigError(fmt::format(
+        "interpolation config: nudge_zone_width (ICON interpol_nml:nudge_zone_width) = {} needs "
+        "a limited-area grid whose refin_c_ctrl marks at least {} cell rows, but grid '{}' marks "
+        "{} (ICON init_nudgecoeffs: 'bdy_indexing_depth must be at least nudge_zone_width+4')",
+        config.nudge_zone_width, config.nudge_zone_width + grf_nudge_start_c - 1, grid_name,
+        max_row));
 }
 
 double default_rbf_scale_vertex(double mean_characteristic_length_m) {
@@ -481,7 +502,8 @@ double default_rbf_scale_edge(double mean_characteristic_length_m) {
 }
 
 InterpolationCoefficients compute_interpolation_coefficients(const Grid& g,
-                                                             const InterpolationConfig& config) {
+                                                             const InterpolationConfig& config,
+                                                             const CellHaloExchange& exchange) {
   config.validate();
   require_inputs(g);
   check_nudging_rows(g, config);
@@ -499,7 +521,7 @@ InterpolationCoefficients compute_interpolation_coefficients(const Grid& g,
   out.c_lin_e = compute_c_lin_e(g);
   compute_geofac_grg(g, eg, out.geofac_div, out.c_lin_e, out.geofac_grg_x, out.geofac_grg_y);
   out.e_bln_c_s = compute_e_bln_c_s(g);
-  out.c_bln_avg = compute_c_bln_avg(g, config.divergence_averaging_central_cell_weight);
+  out.c_bln_avg = compute_c_bln_avg(g, config.divergence_averaging_central_cell_weight, exchange);
   out.nudgecoeff_e = compute_nudgecoeff_e(g, config);
 
   out.rbf_scale_vertex = config.rbf_scale_vertex > 0.0

@@ -53,12 +53,30 @@ std::string generated_grid_source(int root, int bisections,
          "," + number(region->lat_min / degrees) + "," + number(region->lat_max / degrees);
 }
 
+namespace {
+const std::string generate = "generate:";
+
+/// The file a source names, or "" for a generated grid.
+std::string file_of(const std::string& source) {
+  if (source.rfind(generate, 0) == 0) return "";
+  const std::string path = source.rfind("file:", 0) == 0 ? source.substr(5) : source;
+  if (path.empty())
+    throw InvalidArgument("grid source is empty: expected a grid file or generate:RnBk");
+  return path;
+}
+}  // namespace
+
+GridBlock load_grid_source_block(const std::string& source, int block, int num_blocks) {
+  const std::string path = file_of(source);
+  GridBlock b = path.empty() ? grid_block_of(load_grid_source(source), block, num_blocks)
+                             : read_icon_grid_block(path, block, num_blocks);
+  b.rows.source = source;
+  return b;
+}
+
 Grid load_grid_source(const std::string& source) {
-  const std::string generate = "generate:";
   if (source.rfind(generate, 0) != 0) {
-    const std::string path = source.rfind("file:", 0) == 0 ? source.substr(5) : source;
-    if (path.empty())
-      throw InvalidArgument("grid source is empty: expected a grid file or generate:RnBk");
+    const std::string path = file_of(source);
     Grid grid = read_icon_grid(path);
     grid.source = source;
     return grid;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -12,7 +13,13 @@
 
 namespace icondiff {
 
-std::vector<int> read_partition_file(const std::string& path, long long num_cells, int num_ranks) {
+namespace {
+
+/// Calls `cell(index, rank)` for every cell line of `path` in order, checking each line and the
+/// number of lines; returns how many cells each rank owns.
+template <class Cell>
+std::vector<long long> for_each_partition_line(const std::string& path, long long num_cells,
+                                               int num_ranks, Cell&& cell) {
   const auto fail = [&path](long long line, const std::string& problem) {
     throw InvalidArgument(line > 0
                               ? fmt::format("partition file '{}', line {}: {}", path, line, problem)
@@ -20,8 +27,8 @@ std::vector<int> read_partition_file(const std::string& path, long long num_cell
   };
   std::ifstream in(path);
   if (!in) fail(0, std::string("cannot be read: ") + std::strerror(errno));
-  std::vector<int> owner;
   std::vector<long long> cells_of(static_cast<std::size_t>(std::max(num_ranks, 0)), 0);
+  long long cells = 0;
   std::string text;
   long long line = 0;
   while (std::getline(in, text)) {
@@ -38,17 +45,45 @@ std::vector<int> read_partition_file(const std::string& path, long long num_cell
     if (value < 0 || value >= num_ranks)
       fail(line, fmt::format("rank {} is outside [0, {}) for a run on {} ranks", value, num_ranks,
                              num_ranks));
-    if (static_cast<long long>(owner.size()) == num_cells)
+    if (cells == num_cells)
       fail(line, fmt::format("more lines than the grid's {} cells", num_cells));
-    owner.push_back(static_cast<int>(value));
+    cell(cells++, static_cast<int>(value));
     ++cells_of[static_cast<std::size_t>(value)];
   }
   if (in.bad()) fail(0, "read error");
-  if (static_cast<long long>(owner.size()) != num_cells)
-    fail(0, fmt::format("{} cells listed, the grid has {}", owner.size(), num_cells));
-  for (int r = 0; r < num_ranks; ++r)
-    if (cells_of[static_cast<std::size_t>(r)] == 0)
-      fail(0, fmt::format("rank {} owns no cell (every rank of the run needs at least one)", r));
+  if (cells != num_cells)
+    fail(0, fmt::format("{} cells listed, the grid has {}", cells, num_cells));
+  return cells_of;
+}
+
+void check_every_rank_owns_cells(const std::string& path, const std::vector<long long>& cells_of) {
+  for (std::size_t r = 0; r < cells_of.size(); ++r)
+    if (cells_of[r] == 0)
+      throw InvalidArgument(
+          fmt::format("partition file '{}': rank {} owns no cell (every rank of the run needs at "
+                      "least one)",
+                      path, r));
+}
+
+}  // namespace
+
+std::vector<int> read_partition_file(const std::string& path, long long num_cells, int num_ranks) {
+  std::vector<int> owner;
+  const std::vector<long long> cells_of = for_each_partition_line(
+      path, num_cells, num_ranks, [&](long long, int rank) { owner.push_back(rank); });
+  check_every_rank_owns_cells(path, cells_of);
+  return owner;
+}
+
+std::vector<int> read_partition_file_rows(const std::string& path, long long num_cells,
+                                          int num_ranks, long long first, long long count) {
+  std::vector<int> owner;
+  owner.reserve(static_cast<std::size_t>(std::max(count, 0LL)));
+  const std::vector<long long> cells_of =
+      for_each_partition_line(path, num_cells, num_ranks, [&](long long cell, int rank) {
+        if (cell >= first && cell < first + count) owner.push_back(rank);
+      });
+  check_every_rank_owns_cells(path, cells_of);
   return owner;
 }
 

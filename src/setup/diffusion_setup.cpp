@@ -8,7 +8,8 @@
 namespace icondiff {
 
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
-                                             const DiffusionSetupConfig& setup) {
+                                             const DiffusionSetupConfig& setup,
+                                             const CellHaloExchange& exchange) {
   // The diffusion configuration is validated once, by the granule that uses it; only its
   // nudging coefficient is read here (diffusion_spec §6.9: one value for both), and the
   // interpolation configuration checks that.
@@ -16,7 +17,7 @@ HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& d
   config.interpolation.max_nudging_coefficient = diffusion.max_nudging_coefficient;
   StaticFieldSelection selection;
   selection.diffusion = true;
-  return compute_static_inputs(std::move(grid), config, selection);
+  return compute_static_inputs(std::move(grid), config, selection, exchange);
 }
 
 template <class M>

@@ -240,11 +240,12 @@ std::vector<std::string> static_field_users(const std::string& field) {
 }
 
 HostStaticInputs compute_static_inputs(Grid grid, const StaticsSetupConfig& config,
-                                       const StaticFieldSelection& selection) {
+                                       const StaticFieldSelection& selection,
+                                       const CellHaloExchange& exchange) {
   HostStaticInputs in;
   in.selection = selection;
   in.edges = compute_edge_geometry(grid);
-  in.interpolation = compute_interpolation_coefficients(grid, config.interpolation);
+  in.interpolation = compute_interpolation_coefficients(grid, config.interpolation, exchange);
   in.metrics = compute_metric_fields(grid, config.vertical, config.metrics,
                                      compute_topography(grid, config.metrics.topography),
                                      in.interpolation.geofac_n2s, in.interpolation.c_bln_avg);
@@ -257,6 +258,7 @@ HostStaticInputs compute_static_inputs(Grid grid, const StaticsSetupConfig& conf
     in.kstart_moist =
         start_index_of_moist_physics(in.metrics.vertical.vct_a, config.vertical.htop_moist_proc);
   }
+  in.mean_cell_area = mean_cell_area(grid);
   in.grid = std::move(grid);
   return in;
 }
@@ -319,7 +321,7 @@ DycoreInputs<M> make_dycore_inputs(const HostStaticInputs& in, const StaticField
   indices.nflat_gradp = in.dycore_metrics.nflat_gradp;
   indices.end_index_of_damping_layer = in.metrics.vertical.end_index_of_damping_layer;
   indices.kstart_moist = in.kstart_moist;
-  return make_dycore_inputs<M>(indices, statics, grid, mean_cell_area(in.grid));
+  return make_dycore_inputs<M>(indices, statics, grid, in.mean_cell_area);
 }
 
 #define ICONDIFF_INSTANTIATE_STATICS(SPACE)                                           \

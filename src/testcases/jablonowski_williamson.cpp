@@ -77,6 +77,19 @@ double newton_eta(double phi, const LatitudeFactors& f, const JablonowskiWilliam
 
 /// A 64-bit hash (splitmix64's finalizer, Steele, Lea and Flood 2014) of (seed, index):
 /// counter-based noise, independent of the order and the thread in which points are visited.
+/// Which noise value a point and level get: point + n · level, with the point's global index and
+/// the whole grid's count n on a rank's part, so every part gets the whole grid's values.
+struct NoiseNumbering {
+  const std::vector<index_t>& global;
+  std::uint64_t n;
+  NoiseNumbering(const std::vector<index_t>& global_index, std::uint64_t whole, std::size_t own)
+      : global(global_index), n(whole > 0 ? whole : own) {}
+  std::uint64_t index(std::size_t point, std::size_t level) const {
+    const auto p = global.empty() ? point : static_cast<std::size_t>(global[point]);
+    return p + n * level;
+  }
+};
+
 double uniform_noise(std::uint64_t seed, std::uint64_t index) {
   std::uint64_t x = seed + 0x9E3779B97F4A7C15ull * (index + 1);
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -301,11 +314,13 @@ InitialState jablonowski_williamson_state(const Grid& g, const HostTable<double>
   s.num_levels = static_cast<int>(nlev);
   s.vn.assign(ne * nlev, 0.0);
   s.w.assign(nc * (nlev + 1), 0.0);
+  const NoiseNumbering cell_noise(g.cell_global_index, config.whole_grid_cells, nc);
+  const NoiseNumbering edge_noise(g.edge_global_index, config.whole_grid_edges, ne);
   if (config.w_noise_amplitude > 0.0)
     for (std::size_t kh = 1; kh < nlev; ++kh)
       for (std::size_t c = 0; c < nc; ++c)
-        s.w[c + nc * kh] =
-            config.w_noise_amplitude * uniform_noise(config.noise_seed + 1, c + nc * kh);
+        s.w[c + nc * kh] = config.w_noise_amplitude *
+                           uniform_noise(config.noise_seed + 1, cell_noise.index(c, kh));
   s.theta_v.assign(nc * nlev, 0.0);
   s.exner.assign(nc * nlev, 0.0);
   s.rho.assign(nc * nlev, 0.0);
@@ -367,7 +382,8 @@ InitialState jablonowski_williamson_state(const Grid& g, const HostTable<double>
           // v = 0 in JW06, so the normal component is u times the eastward part of the normal.
           double vn = (jw::zonal_wind(eta, lat, config) + u_prime) * g.primal_normal_east[e];
           if (config.vn_noise_amplitude > 0.0)
-            vn += config.vn_noise_amplitude * uniform_noise(config.noise_seed, i);
+            vn += config.vn_noise_amplitude *
+                  uniform_noise(config.noise_seed, edge_noise.index(e, k));
           s.vn[i] = vn;
         }
       });

@@ -180,6 +180,8 @@ if [ -n "$mpiexec" ]; then
     done
   }
   check_case r2b2 "2 3" --generate R2B2 --nlev 6 --steps 2 --output-every 1
+  # The factories on the whole grid on every rank (the default runs them on extended grids).
+  check_case r2b2-whole "2" --generate R2B2 --nlev 6 --steps 2 --setup whole
   check_case lam "2 3" --generate R2B4 --lam --nlev 5 --steps 2
   # Checkpoints of every rank; a restart on the same ranks continues bit for bit, on others it
   # is refused.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `mpirun -np N icondiff run` end to end (issue 12, items 5 and 6): for 2, 3 and 4 ranks the one
-# UGRID output file equals the single-rank run's bit for bit (every variable), rank 0 alone prints
+# UGRID output file equals the single-rank run's bit for bit (every variable; the factories on
+# each rank's extended grid, the default, and on the whole grid, --setup whole), rank 0 alone prints
 # the report, the timer JSON knows the ranks, the per-rank savepoints replay on one process with
 # `icondiff verify` (and a tampered one fails); generated global and limited-area grids and the
 # real files (ICONDIFF_TEST_GRIDS=generated: generated only; ICONDIFF_TEST_MAX_RANKS caps the
@@ -57,6 +58,9 @@ PY
   done
 }
 check_case r2b3 "2 3 4" --generate R2B3 --nlev 6 --steps 3 --output-every 1
+# The same with the factories on the whole grid on every rank (--setup whole, METIS): the default
+# above runs them on each rank's extended grid (bisection partition).
+check_case r2b3-whole "2 3" --generate R2B3 --nlev 6 --steps 3 --output-every 1 --setup whole
 check_case lam "2 3" --generate R2B4 --lam --nlev 5 --steps 2 --strategy unfused --iforcing 0
 # ICONDIFF_TEST_GRIDS=generated (the sanitizer gate): the real files run in the test command.
 if [ "${ICONDIFF_TEST_GRIDS:-}" = generated ]; then

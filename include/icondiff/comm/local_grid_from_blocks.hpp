@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <vector>
 
 namespace icondiff {
@@ -32,6 +33,27 @@ namespace icondiff {
 /// whole file once).
 Grid local_grid_from_blocks(MPI_Comm comm, const GridBlock& block,
                             const std::vector<int>& block_owner);
+
+/// A rank's local grid, and where its factories run.
+struct LocalGrids {
+  Grid local;
+  /// The local grid this rank would have if it owned every cell within `margin` C2E2C steps of
+  /// `local`'s cells (the cells, edges and vertices it owns then, with their halo, global
+  /// indices and that fictitious ownership). A factory whose value at a point depends on the
+  /// points within `margin` steps gives the whole grid's values at every point of `local` when
+  /// it runs on `extended`; its values there are then restricted to `local` by global index.
+  /// Empty when margin is 0.
+  Grid extended;
+  /// The true owner rank of each of `extended`'s points per location (its owner arrays hold the
+  /// fictitious ownership): what an exchange on the extended grid (one that fills every point
+  /// this rank does not truly own from its owner) is built from. Empty on one rank.
+  std::array<std::vector<int>, 3> extended_owner;
+};
+
+/// Collective: local_grid_from_blocks's local grid, and the extended grid of `margin` C2E2C
+/// steps (>= 0) around it. Throws as local_grid_from_blocks, and InvalidArgument for margin < 0.
+LocalGrids local_grids_from_blocks(MPI_Comm comm, const GridBlock& block,
+                                   const std::vector<int>& block_owner, int margin);
 
 /// Collective over `comm`: the owner of each of the block's cells under a recursive coordinate
 /// bisection of the cell centres (unit vectors): the cells of a set of ranks are split across the

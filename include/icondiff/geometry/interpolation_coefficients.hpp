@@ -18,6 +18,8 @@
 #include <icondiff/geometry/edge_geometry.hpp>
 #include <icondiff/grid/grid.hpp>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace icondiff {
@@ -132,8 +134,15 @@ struct InterpolationCoefficients {
 /// (ConfigError), needs Kokkos to be initialized (the RBF systems are solved with Kokkos Kernels'
 /// batched dense solvers on the default host execution space), and throws GridError if the grid
 /// lacks a field or an RBF system is not positive definite.
+/// Fills the cells of a (cells, width) table that this rank does not own with their owners'
+/// values: what a factory that iterates over neighbours (compute_c_bln_avg's sweeps) needs between
+/// its steps on a rank's part of the grid, as ICON exchanges there. Empty: no exchange (a grid that
+/// is not decomposed, or a part that holds every cell its values depend on).
+using CellHaloExchange = std::function<void(HostTable<double>&)>;
+
 InterpolationCoefficients compute_interpolation_coefficients(const Grid& grid,
-                                                             const InterpolationConfig& config);
+                                                             const InterpolationConfig& config,
+                                                             const CellHaloExchange& exchange = {});
 
 // ---- The factories one by one ------------------------------------------------------------------
 // For callers that need only some fields (the metrics factory needs only c_bln_avg). Each checks
@@ -158,8 +167,11 @@ HostTable<double> compute_e_bln_c_s(const Grid& grid);
 /// (C,4) C2E2CO from boundary row 2, mass conservation enforced from row 3
 /// (interpolation_fields.compute_mass_conserving_bilinear_cell_average_weight). Throws
 /// InvalidArgument unless 0 <= divavg_cntrwgt <= 1. The costly one: ICON's 1000 relaxation
-/// sweeps over all cells (about 1 s for R2B5's 81920 cells on one core).
-HostTable<double> compute_c_bln_avg(const Grid& grid, double divavg_cntrwgt);
+/// sweeps over all cells (about 1 s for R2B5's 81920 cells on one core). With `exchange`, the
+/// weights and the residuals are exchanged after every sweep (the values at every cell then
+/// depend on the whole grid, which a rank's part does not hold).
+HostTable<double> compute_c_bln_avg(const Grid& grid, double divavg_cntrwgt,
+                                    const CellHaloExchange& exchange = {});
 /// (V,6) V2E on vertices [start(LateralBoundary2), end(Local)), the eastward (v1) and northward
 /// (v2) weights (rbf_interpolation.compute_rbf_interpolation_coeffs_vertex). `scale` in radians
 /// on the unit sphere (> 0); `edges` = compute_edge_geometry(grid) (the Cartesian normals).
@@ -228,6 +240,17 @@ HostTable<double> compute_coeff_gradekin(const Grid& grid);
 /// and level (grid_root <= 0) it is the sqrt of the mean of cell_area over the grid (ICON4Py's
 /// use_analytical_means=False).
 double mean_characteristic_length(const Grid& grid);
+/// The same from the whole grid's root, level, radius and mean cell area (used only when the
+/// root and level are unknown): for a rank's part, whose own cells are not the whole grid's.
+double mean_characteristic_length(int grid_root, int grid_level, double sphere_radius,
+                                  double mean_cell_area);
+
+/// ICON init_nudgecoeffs' check: a limited-area grid (largest refin_c_ctrl `max_row` > 0) must
+/// mark at least nudge_zone_width + 4 cell rows. Throws ConfigError naming `grid_name` otherwise.
+/// The factories check a grid that is not decomposed themselves; a rank's part shows only some
+/// rows, so a decomposed set-up checks the largest row of all ranks with this.
+void check_lateral_boundary_rows(int max_row, const std::string& grid_name,
+                                 const InterpolationConfig& config);
 
 /// ICON's resolution-dependent default of rbf_vec_scale_v for a sphere
 /// (mo_interpol_config.configure_interpolation; ICON4Py rbf_interpolation.

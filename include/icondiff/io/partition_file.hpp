@@ -15,4 +15,10 @@ namespace icondiff {
 /// cells, or a rank that owns no cell.
 std::vector<int> read_partition_file(const std::string& path, long long num_cells, int num_ranks);
 
+/// The owners of the cells [first, first + count) only (a rank's block, grid/grid_block.hpp): the
+/// whole file is read and checked line by line as above, but only those owners are kept, so the
+/// memory does not grow with the grid.
+std::vector<int> read_partition_file_rows(const std::string& path, long long num_cells,
+                                          int num_ranks, long long first, long long count);
+
 }  // namespace icondiff

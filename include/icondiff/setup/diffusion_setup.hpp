@@ -27,8 +27,10 @@ using HostDiffusionInputs = HostStaticInputs;
 /// selection). The interpolation's max_nudging_coefficient is taken from
 /// `diffusion` (diffusion_spec §6.9: one value for both). Validates the factories' configurations;
 /// the diffusion configuration itself is validated by the granule (Diffusion's constructor).
+/// `exchange` as compute_static_inputs's (a rank's extended grid).
 HostDiffusionInputs compute_diffusion_inputs(Grid grid, const DiffusionConfig& diffusion,
-                                             const DiffusionSetupConfig& setup);
+                                             const DiffusionSetupConfig& setup,
+                                             const CellHaloExchange& exchange = {});
 
 /// The granule's input bundle in `MemorySpace`: the diffusion's selection of the static bundle
 /// make_static_fields<MemorySpace>(inputs) (Views labelled "icondiff::statics::<name>", vp

@@ -52,12 +52,18 @@ struct HostStaticInputs {
   HostMetricFields metrics;                 ///< includes the VerticalGrid
   HostDycoreMetricFields dycore_metrics;    ///< empty unless the dycore was selected
   int kstart_moist = 0;                     ///< (0-based) first level of moist physics
+  /// The whole grid's mean cell area (mean_cell_area(grid); a decomposed set-up sets the whole
+  /// grid's, setup/rank_setup.hpp).
+  double mean_cell_area = 0.0;
   StaticFieldSelection selection;
 };
 
 /// Runs the factories the selection needs on `grid`. Validates the configurations (ConfigError).
+/// `exchange`: the cell halo exchange of a rank's extended grid (setup/rank_setup.hpp) for the
+/// factories that iterate; empty for a whole grid.
 HostStaticInputs compute_static_inputs(Grid grid, const StaticsSetupConfig& config,
-                                       const StaticFieldSelection& selection);
+                                       const StaticFieldSelection& selection,
+                                       const CellHaloExchange& exchange = {});
 
 /// The bundle in `MemorySpace`: one View per field the selection needs (labelled
 /// "icondiff::statics::<name>", converted to the field's element type, e.g. vp), the others

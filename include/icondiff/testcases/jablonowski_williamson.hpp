@@ -54,6 +54,11 @@ struct JablonowskiWilliamsonConfig {
   /// (noise_seed + 1, c + n_cells · kh).
   double w_noise_amplitude = 0.0;
   std::uint64_t noise_seed = 0;
+  /// The numbering of the noise on a rank's part of the grid (a grid with global indices): e and
+  /// c above are then the points' global indices and n_edges / n_cells these, the whole grid's
+  /// counts, so each point gets the whole grid's value. 0: the grid's own counts.
+  std::uint64_t whole_grid_edges = 0;
+  std::uint64_t whole_grid_cells = 0;
   /// Newton's iteration stops when |Δη| <= newton_tolerance · η (|Δ ln η| <= tolerance);
   /// failing that after max_newton_iterations, the state builder throws.
   double newton_tolerance = 1e-14;
