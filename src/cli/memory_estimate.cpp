@@ -96,8 +96,7 @@ void check_memory(const std::string& what, double cells, int nlev, double limit,
   if (needed > limit)
     throw InvalidArgument(fmt::format(
         "{} needs about {} ({:.4g} cells x {} levels: {} + cells x ({} + {} x nlev), measured), "
-        "more than the {} {}; take a smaller grid or fewer levels (a decomposed run needs as much "
-        "on every rank: the factories run on the whole grid)",
+        "more than the {} {}; take a smaller grid, fewer levels or (under mpirun) more ranks",
         what, format_bytes(needed), cells, nlev, format_bytes(f.fixed), format_bytes(f.per_cell),
         format_bytes(f.per_cell_level), format_bytes(limit), limit_source));
 }

@@ -15,8 +15,8 @@ enum class MemoryModel { diffusion, dynamics };
 /// levels: the whole grid, the factories' host fields, the device copies and the granules'
 /// temporaries. Fits to peak resident sizes measured on this project's machines: the diffusion
 /// (R2B4, R2B5 x 20, 65 levels) 213 MB + cells x (2.7 kB + 400 B x nlev); the dynamics (see
-/// memory_estimate.cpp). Decomposed runs hold the whole grid on every rank (the factories run
-/// globally), so this is per rank too.
+/// memory_estimate.cpp). Per rank: a decomposed run with --setup whole holds the whole grid on
+/// every rank, one with --setup local its extended part (run_support.cpp sizes it).
 double estimated_run_bytes(double cells, int nlev, MemoryModel model = MemoryModel::diffusion);
 
 /// The cells of a generated grid source ("generate:RnBk[/...]": the whole global grid, which a
