@@ -18,7 +18,7 @@ namespace icondiff {
 
 BlockRowRequest::BlockRowRequest(MPI_Comm comm, std::size_t total,
                                  const std::vector<index_t>& global)
-    : comm_(comm), total_(total), requested_(global.size()) {
+    : comm_(comm), requested_(global.size()) {
   const int rank = mpi_rank(comm), size = mpi_size(comm);
   block_begin_ = block_start(total, rank, size);
   block_size_ = block_start(total, rank + 1, size) - block_begin_;

@@ -353,43 +353,47 @@ void NetcdfReader::hyperslab(const std::string& variable, const std::vector<std:
   count.back() = rows.count;
 }
 
-std::vector<int> NetcdfReader::read_int(const std::string& variable,
-                                        const std::vector<std::string>& dims,
-                                        PointRange rows) const {
-  const int varid = variable_id(variable);
-  nc_type type = 0;
-  nc_inq_vartype(ncid_, varid, &type);
-  if (!is_integer_type(type))
-    fail(variable, -1, "has a floating-point or text type, expected an integer type");
-  std::vector<std::size_t> start, count;
-  hyperslab(variable, dims, rows, start, count);
-  std::size_t n = 1;
-  for (const std::size_t c : count) n *= c;
-  std::vector<int> values(n);
-  if (n == 0) return values;
-  const int status = nc_get_vara_int(ncid_, varid, start.data(), count.data(), values.data());
-  if (status != NC_NOERR)
-    fail(variable, -1, fmt::format("cannot be read: {}", nc_strerror(status)));
-  return values;
+namespace {
+int get_vara(int ncid, int varid, const std::size_t* start, const std::size_t* count, int* out) {
+  return nc_get_vara_int(ncid, varid, start, count, out);
 }
+int get_vara(int ncid, int varid, const std::size_t* start, const std::size_t* count, double* out) {
+  return nc_get_vara_double(ncid, varid, start, count, out);
+}
+}  // namespace
 
-std::vector<double> NetcdfReader::read_double(const std::string& variable,
-                                              const std::vector<std::string>& dims,
-                                              PointRange rows) const {
+template <class T>
+std::vector<T> NetcdfReader::read_rows(const std::string& variable,
+                                       const std::vector<std::string>& dims,
+                                       PointRange rows) const {
   const int varid = variable_id(variable);
   nc_type type = 0;
   nc_inq_vartype(ncid_, varid, &type);
+  if (std::is_same_v<T, int> && !is_integer_type(type))
+    fail(variable, -1, "has a floating-point or text type, expected an integer type");
   if (!is_numeric_type(type)) fail(variable, -1, "has a non-numeric type, expected numbers");
   std::vector<std::size_t> start, count;
   hyperslab(variable, dims, rows, start, count);
   std::size_t n = 1;
   for (const std::size_t c : count) n *= c;
-  std::vector<double> values(n);
+  std::vector<T> values(n);
   if (n == 0) return values;
-  const int status = nc_get_vara_double(ncid_, varid, start.data(), count.data(), values.data());
+  const int status = get_vara(ncid_, varid, start.data(), count.data(), values.data());
   if (status != NC_NOERR)
     fail(variable, -1, fmt::format("cannot be read: {}", nc_strerror(status)));
   return values;
+}
+
+std::vector<int> NetcdfReader::read_int(const std::string& variable,
+                                        const std::vector<std::string>& dims,
+                                        PointRange rows) const {
+  return read_rows<int>(variable, dims, rows);
+}
+
+std::vector<double> NetcdfReader::read_double(const std::string& variable,
+                                              const std::vector<std::string>& dims,
+                                              PointRange rows) const {
+  return read_rows<double>(variable, dims, rows);
 }
 
 bool NetcdfReader::has_fill_attribute(const std::string& variable) const {

@@ -94,6 +94,10 @@ class NetcdfReader {
   int variable_id(const std::string& name) const;
   std::size_t check_shape(int varid, const std::string& variable,
                           const std::vector<std::string>& dims) const;
+  /// read_int / read_double of `rows`: the type checked, one nc_get_vara.
+  template <class T>
+  std::vector<T> read_rows(const std::string& variable, const std::vector<std::string>& dims,
+                           PointRange rows) const;
   /// start/count of the hyperslab of `rows` in a variable of `dims` (checked against the file).
   void hyperslab(const std::string& variable, const std::vector<std::string>& dims, PointRange rows,
                  std::vector<std::size_t>& start, std::vector<std::size_t>& count) const;

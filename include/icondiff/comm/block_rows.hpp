@@ -67,7 +67,7 @@ class BlockRowRequest {
                                 std::size_t row_bytes) const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::size_t total_ = 0, block_begin_ = 0, block_size_ = 0, requested_ = 0;
+  std::size_t block_begin_ = 0, block_size_ = 0, requested_ = 0;
   /// The block rows asked for by the other ranks, in the order their requests arrived.
   std::vector<std::size_t> served_rows_;
   /// For each requested index (in the caller's order), its position among the replies.
