@@ -3,10 +3,8 @@
 # every optional part on (tests, benchmarks, MPI, Fortran), builds, and runs the whole test suite.
 # Then builds the mixed-precision configuration (vp = float, ICONDIFF_MIXED_PRECISION) and runs
 # the tests whose results depend on vp (stencils, granule, savepoints, the CLI run/verify cycle).
-# Last the level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right, a single-node variant for
-# performance studies): the kernel runner, every diffusion and dycore kernel against its reference,
-# and the refusals of the paths that need ICON's layout (OpenMP backend; the layout is the same
-# for Serial).
+# Last the level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right) with every part on and the
+# whole test suite, as in the first build.
 # Environment: ICONDIFF_BUILD_DIR (default: build-tests; the other builds go to <dir>-mixed and
 # <dir>-right), ICONDIFF_SKIP_MIXED=1 / ICONDIFF_SKIP_LAYOUT=1 skip those parts, plus what
 # bootstrap.sh reads.
@@ -43,14 +41,13 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
 fi
 
 if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
+  # The other field layout, everything on, every test: each path (C API and Fortran through the
+  # boundary conversion, MPI, the CLI, savepoints) must work and agree in both layouts.
   right="$build-right"
   cmake -S "$root" -B "$right" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
-    -DICONDIFF_FIELD_LAYOUT=right -DICONDIFF_ENABLE_CLI=OFF
-  timed_build right cmake --build "$right" -j "$jobs" --target test_kernel_runner_OPENMP test_field_lists \
-    test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
-    test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP test_dycore_tools_OPENMP \
-    test_static_fields test_velocity_advection_OPENMP test_solve_nonhydro_programs_OPENMP \
-    test_solve_nh_granule_OPENMP
-  timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs" \
-    -R '^test_(kernel_runner|field_lists|static_fields|diffusion_(stencils|granule|physics)|dycore_(edge_programs|solver|tools)|velocity_advection|solve_nonhydro_programs|solve_nh_granule)(_OPENMP)?$'
+    -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON -DICONDIFF_ENABLE_FORTRAN=ON \
+    -DICONDIFF_ENABLE_CLI=ON -DICONDIFF_FIELD_LAYOUT=right \
+    -DICONDIFF_OTHER_LAYOUT_CLI="$build/bin/icondiff"
+  timed_build right cmake --build "$right" -j "$jobs"
+  timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs"
 fi

@@ -6,7 +6,6 @@
 //   * diffusion lowers the variance of noisy vn, w and theta_v;
 //   * a savepoint replay of a captured call reproduces it bit for bit.
 #include "support/field_compare.hpp"
-#include "support/field_layout_skip.hpp"
 
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/io/diffusion_savepoint.hpp>
@@ -246,7 +245,6 @@ TEST(TEST_CATEGORY, diffusion_lowers_the_variance_of_noise) {
 }
 
 TEST(TEST_CATEGORY, savepoint_replay_reproduces_the_live_call_bit_for_bit) {
-  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
   DiffusionConfig config = mch_ch_r04b09_config();
   const FactoryInputs s = make_setup("generate:R2B4/cap:8,46.5,30", config);
   const Grid& g = s.host.grid;

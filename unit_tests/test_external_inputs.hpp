@@ -1,13 +1,15 @@
 // The granule on memory someone else owns: the same random inputs and state once as owned Views
 // and once as external host arrays with a padded leading dimension (ICON's nproma = points + 7
-// for every 1-D/2-D field; the 3-D zd fields dense), wrapped with wrap_external_state. Diffusion
-// (both strategies) must give bit-identical results on both, read the external inputs in place
-// (no copy), and never touch the padding. Compiled once per enabled backend; the external arrays
+// for every 1-D/2-D field; the 3-D zd fields dense), bound with ExternalState (the C API's
+// boundary). Diffusion (both strategies) must give bit-identical results on both, leave them in
+// the caller's arrays, read the external inputs in place (no copy) in ICON's layout, and never
+// touch the padding. Compiled once per enabled backend; the external arrays
 // are host arrays, so only host-accessible memory spaces run the body.
 #include "support/granule_inputs.hpp"
 #include "support/grid_files.hpp"
 #include "support/test_grids.hpp"
 
+#include <icondiff/core/external_state.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/io/grid_file.hpp>
@@ -51,7 +53,7 @@ T sentinel() {
 /// with the sentinel.
 class ExternalMemory {
  public:
-  /// Copies every non-empty field of `owned` and returns the arrays for wrap_external_state.
+  /// Copies every non-empty field of `owned` and returns the arrays for ExternalState::bind.
   template <class State>
   std::map<std::string, ExternalArray> add(const State& owned, const std::string& what) {
     std::map<std::string, ExternalArray> arrays;
@@ -65,11 +67,20 @@ class ExternalMemory {
           const std::size_t slots = V::rank == 3 ? view.extent(1) : 1;
           const std::size_t columns = V::rank == 1 ? 1 : view.extent(V::rank - 1) * slots;
           auto buffer = std::make_shared<std::vector<T>>(ld * columns, sentinel<T>());
-          // Owned Views are contiguous LayoutLeft: element (i, q) of the (points, columns)
-          // flattening is at q * n + i.
+          // Element (i, q) of the (points, columns) flattening in ICON's order, q = slot + slots *
+          // level, read element by element (any layout of the owned View).
           const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
           for (std::size_t q = 0; q < columns; ++q)
-            for (std::size_t i = 0; i < n; ++i) (*buffer)[q * ld + i] = host.data()[q * n + i];
+            for (std::size_t i = 0; i < n; ++i) {
+              T value{};
+              if constexpr (V::rank == 1)
+                value = host(i);
+              else if constexpr (V::rank == 2)
+                value = host(i, q);
+              else
+                value = host(i, q % slots, q / slots);
+              (*buffer)[q * ld + i] = value;
+            }
           arrays[spec.name] = {buffer->data(), ld, sizeof(T)};
           const std::string name = what + " " + spec.name;
           // (columns by init-capture: a constant for 1-D fields, where clang calls a plain
@@ -187,17 +198,30 @@ void run_case(const GridCase& gc, const DiffusionConfig& config, const std::stri
   const auto interpolation_arrays = memory.add(owned.interpolation, "interpolation");
   const auto edge_arrays = memory.add(owned.edges, "edges");
   const auto cell_arrays = memory.add(owned.cells, "cells");
-  external.metric =
-      wrap_external_state<DiffusionMetricState, M>(metric_arrays, sizes, "metric", zd);
-  external.interpolation = wrap_external_state<DiffusionInterpolationState, M>(
-      interpolation_arrays, sizes, "interpolation", zd);
-  external.edges = wrap_external_state<DiffusionEdgeParams, M>(edge_arrays, sizes, "edges", zd);
-  external.cells = wrap_external_state<DiffusionCellParams, M>(cell_arrays, sizes, "cells", zd);
-  expect_wraps(external.metric, metric_arrays, "metric");
-  expect_wraps(external.interpolation, interpolation_arrays, "interpolation");
-  expect_wraps(external.edges, edge_arrays, "edges");
-  expect_wraps(external.cells, cell_arrays, "cells");
-  ASSERT_EQ(external.interpolation.geofac_n2s.stride(1), gc.grid.num_cells + padding);
+  ExternalState<DiffusionMetricState, Space> metric;
+  ExternalState<DiffusionInterpolationState, Space> interpolation;
+  ExternalState<DiffusionEdgeParams, Space> edges;
+  ExternalState<DiffusionCellParams, Space> cells;
+  metric.bind(metric_arrays, sizes, "metric", zd);
+  interpolation.bind(interpolation_arrays, sizes, "interpolation", zd);
+  edges.bind(edge_arrays, sizes, "edges", zd);
+  cells.bind(cell_arrays, sizes, "cells", zd);
+  metric.copy_in(Space());
+  interpolation.copy_in(Space());
+  edges.copy_in(Space());
+  cells.copy_in(Space());
+  compat::fence(Space(), "icondiff::test::external_inputs_in");
+  external.metric = metric.fields();
+  external.interpolation = interpolation.fields();
+  external.edges = edges.fields();
+  external.cells = cells.fields();
+  if constexpr (field_layout_is_icons) {
+    expect_wraps(external.metric, metric_arrays, "metric");
+    expect_wraps(external.interpolation, interpolation_arrays, "interpolation");
+    expect_wraps(external.edges, edge_arrays, "edges");
+    expect_wraps(external.cells, cell_arrays, "cells");
+    ASSERT_EQ(external.interpolation.geofac_n2s.stride(1), gc.grid.num_cells + padding);
+  }
 
   for (const DiffusionStrategy strategy : {DiffusionStrategy::Unfused, DiffusionStrategy::Fused}) {
     SCOPED_TRACE(to_string(strategy));
@@ -213,25 +237,47 @@ void run_case(const GridCase& gc, const DiffusionConfig& config, const std::stri
     test::DeviceGranuleState<M> owned_state = test::to_device<M>(host_state);
     const auto prognostic_arrays = memory.add(owned_state.prognostic, "prognostic");
     const auto diagnostic_arrays = memory.add(owned_state.diagnostic, "diagnostic");
-    const auto external_prognostic =
-        wrap_external_state<DiffusionPrognosticState, M>(prognostic_arrays, sizes, "prognostic");
-    const auto external_diagnostic =
-        wrap_external_state<DiffusionDiagnosticState, M>(diagnostic_arrays, sizes, "diagnostic");
-    expect_wraps(external_prognostic, prognostic_arrays, "prognostic");
-    expect_wraps(external_diagnostic, diagnostic_arrays, "diagnostic");
-    ASSERT_EQ(external_prognostic.vn.stride(1), gc.grid.num_edges + padding);
+    ExternalState<DiffusionPrognosticState, Space> prognostic;
+    ExternalState<DiffusionDiagnosticState, Space> diagnostic;
+    prognostic.bind(prognostic_arrays, sizes, "prognostic");
+    diagnostic.bind(diagnostic_arrays, sizes, "diagnostic");
+    const auto& external_prognostic = prognostic.fields();
+    auto& external_diagnostic = diagnostic.fields();
+    if constexpr (field_layout_is_icons) {
+      expect_wraps(external_prognostic, prognostic_arrays, "prognostic");
+      expect_wraps(external_diagnostic, diagnostic_arrays, "diagnostic");
+      ASSERT_EQ(external_prognostic.vn.stride(1), gc.grid.num_edges + padding);
+    }
+    prognostic.copy_in(Space());
+    diagnostic.copy_in(Space());
+    compat::fence(Space(), "icondiff::test::external_state_in");
     // Same start: identical before the run.
     expect_identical(owned_state.prognostic, external_prognostic, "prognostic before");
 
-    // An initial step, then a regular one, on both.
+    // An initial step, then a regular one, on both (converted back after each, as the C API
+    // does after every call).
     for (const bool initial : {true, false}) {
       owned_granule.run(owned_state.diagnostic, owned_state.prognostic, 10.0, initial);
+      prognostic.copy_in(Space());
+      diagnostic.copy_in(Space());
       external_granule.run(external_diagnostic, external_prognostic, 10.0, initial);
+      prognostic.copy_out(Space());
+      diagnostic.copy_out(Space());
     }
     compat::fence(Space(), "icondiff::test::external_inputs");
 
     expect_identical(owned_state.prognostic, external_prognostic, "prognostic");
     expect_identical(owned_state.diagnostic, external_diagnostic, "diagnostic");
+    // The results are in the caller's arrays: read back through a fresh binding.
+    ExternalState<DiffusionPrognosticState, Space> reread_prognostic;
+    ExternalState<DiffusionDiagnosticState, Space> reread_diagnostic;
+    reread_prognostic.bind(prognostic_arrays, sizes, "prognostic");
+    reread_diagnostic.bind(diagnostic_arrays, sizes, "diagnostic");
+    reread_prognostic.copy_in(Space());
+    reread_diagnostic.copy_in(Space());
+    compat::fence(Space(), "icondiff::test::external_state_reread");
+    expect_identical(owned_state.prognostic, reread_prognostic.fields(), "caller's prognostic");
+    expect_identical(owned_state.diagnostic, reread_diagnostic.fields(), "caller's diagnostic");
     // The run changed the state (so the comparison above compares results, not inputs).
     const auto before = test::to_device<M>(host_state);
     const auto vn_before =

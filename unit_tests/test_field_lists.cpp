@@ -523,11 +523,49 @@ TEST(state_ops, copy_state_of_padded_external_memory) {
     for (std::size_t c = 0; c < 11; ++c) ASSERT_EQ(copy.w(c, k), ext.w[k * 15 + c]);
 }
 
-TEST(state_ops, wrap_external_state_rejects_bad_arrays) {
-  ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT();
+// ExternalState: the C API's boundary, in this build's layout (zero copy in ICON's, converted
+// copies otherwise); every expectation holds in both.
+TEST(state_ops, external_state_binds_converts_and_writes_back) {
+  ExternalPrognostic ext;
+  const std::vector<double> w_before = ext.w;
+  ExternalState<DiffusionPrognosticState, Kokkos::DefaultHostExecutionSpace> bound;
+  bound.bind(ext.arrays(), sizes, "prog");
+  const Kokkos::DefaultHostExecutionSpace space;
+  bound.copy_in(space);
+  space.fence();
+  const auto& s = bound.fields();
+  EXPECT_EQ(view_extents(s.vn), (Extents{17, 5}));
+  EXPECT_EQ(view_extents(s.w), (Extents{11, 6}));
+  EXPECT_EQ(s.vn.data() == ext.vn.data(), field_layout_is_icons) << "zero copy in ICON's layout";
+  for (std::size_t k = 0; k < 5; ++k)
+    for (std::size_t e = 0; e < 17; ++e) ASSERT_EQ(s.vn(e, k), ext.vn[k * 20 + e]);
+  for (std::size_t k = 0; k < 6; ++k)
+    for (std::size_t c = 0; c < 11; ++c) ASSERT_EQ(s.w(c, k), ext.w[k * 15 + c]);
+  for (std::size_t k = 0; k < 5; ++k)
+    for (std::size_t c = 0; c < 11; ++c) ASSERT_EQ(s.exner(c, k), ext.exner[k * 11 + c]);
+  // A write to a field reaches the caller's array after copy_out, and only its element: the
+  // padding rows (points 11..14 of w's leading dimension 15) stay as they were.
+  s.w(3, 2) = -7.0;
+  bound.copy_out(space);
+  space.fence();
+  for (std::size_t i = 0; i < ext.w.size(); ++i)
+    ASSERT_EQ(ext.w[i], i == 2 * 15 + 3 ? -7.0 : w_before[i]) << "w element " << i;
+  // A second bind with the same extents keeps the fields' storage (no allocation per call).
+  const double* vn_storage = s.vn.data();
+  ExternalPrognostic other;
+  bound.bind(other.arrays(), sizes, "prog");
+  EXPECT_EQ(bound.fields().vn.data(), field_layout_is_icons ? other.vn.data() : vn_storage);
+  bound.copy_in(space);
+  space.fence();
+  EXPECT_EQ(bound.fields().vn(16, 4), other.vn[4 * 20 + 16]);
+}
+
+TEST(state_ops, external_state_rejects_bad_arrays) {
   const auto wrap = [](const std::map<std::string, ExternalArray>& arrays) {
-    return
-        [arrays] { (void)wrap_external_state<DiffusionPrognosticState, M>(arrays, sizes, "prog"); };
+    return [arrays] {
+      ExternalState<DiffusionPrognosticState, Kokkos::DefaultHostExecutionSpace> bound;
+      bound.bind(arrays, sizes, "prog");
+    };
   };
   ExternalPrognostic ext;
   {
@@ -567,25 +605,28 @@ TEST(state_ops, wrap_external_state_rejects_bad_arrays) {
         {"zd_vertoffset", {vertoffset.data(), 11, sizeof(int)}},
         {"zd_diffcoef", {other.data(), 11, sizeof(double)}},
         {"zd_intcoef", {intcoef.data(), 12, sizeof(double)}}};
-    expect_throw_naming<InvalidArgument>(
-        [&] { (void)wrap_external_state<DiffusionMetricState, M>(a, sizes, "metric"); },
-        {"metric", "zd_intcoef", "dense"}, "padded 3-D field");
+    const auto bind_metric = [](const std::map<std::string, ExternalArray>& arrays) {
+      ExternalState<DiffusionMetricState, Kokkos::DefaultHostExecutionSpace> bound;
+      bound.bind(arrays, sizes, "metric", true);
+    };
+    expect_throw_naming<InvalidArgument>([&] { bind_metric(a); }, {"metric", "zd_intcoef", "dense"},
+                                         "padded 3-D field");
     auto b = a;
     b.erase("zd_vertoffset");
     b["zd_intcoef"].leading_dimension = 11;
-    expect_throw_naming<InvalidArgument>(
-        [&] { (void)wrap_external_state<DiffusionMetricState, M>(b, sizes, "metric", true); },
-        {"metric", "zd_vertoffset", "missing"}, "missing zd field with zdiffusion");
+    expect_throw_naming<InvalidArgument>([&] { bind_metric(b); },
+                                         {"metric", "zd_vertoffset", "missing"},
+                                         "missing zd field with zdiffusion");
     b["zd_vertoffset"] = {vertoffset.data(), 11, sizeof(double)};
-    expect_throw_naming<InvalidArgument>(
-        [&] { (void)wrap_external_state<DiffusionMetricState, M>(b, sizes, "metric", true); },
-        {"metric", "zd_vertoffset", "8 bytes", "expected 4"}, "double for an int field");
+    expect_throw_naming<InvalidArgument>([&] { bind_metric(b); },
+                                         {"metric", "zd_vertoffset", "8 bytes", "expected 4"},
+                                         "double for an int field");
   }
 }
 
-// With level-fastest fields (ICONDIFF_FIELD_LAYOUT=right) foreign (points, levels) memory in
-// ICON's layout cannot be wrapped without a copy: refused with an error naming the field and the
-// build option, never read transposed. 1-D arrays have no layout and still wrap.
+// With level-fastest fields foreign (points, levels) memory in ICON's layout cannot be wrapped
+// without a copy: wrap_external refuses it with an error naming the field and the way that
+// converts (ExternalState), never reading it transposed. 1-D arrays have no layout and still wrap.
 TEST(state_ops, level_fastest_fields_refuse_to_wrap_icon_layout_memory) {
   if (field_layout_is_icons) GTEST_SKIP() << "this build has ICON's field layout";
   std::vector<double> memory(17 * 5, 1.0);
@@ -593,14 +634,11 @@ TEST(state_ops, level_fastest_fields_refuse_to_wrap_icon_layout_memory) {
       [&] {
         (void)wrap_external<double, 2, M>("vn", memory.data(), {17, 5}, 17);
       },
-      {"vn", "ICONDIFF_FIELD_LAYOUT"}, "rank-2 field");
-  // Savepoint files hold field memory as it is: refused before anything is read or written.
-  test::expect_throw_naming<SavepointFileError>(
-      [] { write_diffusion_savepoint("refused.nc", DiffusionSavepoint{}); },
-      {"refused.nc", "ICONDIFF_FIELD_LAYOUT=right"}, "savepoint write");
-  test::expect_throw_naming<SavepointFileError>(
-      [] { (void)read_diffusion_savepoint("refused.nc"); },
-      {"refused.nc", "ICONDIFF_FIELD_LAYOUT=right"}, "savepoint read");
+      {"vn", "ExternalState"}, "rank-2 field");
+  ExternalPrognostic ext;
+  test::expect_throw_naming<ConfigError>(
+      [&] { (void)wrap_external_state<DiffusionPrognosticState, M>(ext.arrays(), sizes, "prog"); },
+      {"prog vn", "ExternalState"}, "a state");
   const auto profile = wrap_external<double, 1, M>("profile", memory.data(), {5}, 5);
   EXPECT_EQ(profile.data(), memory.data());
   EXPECT_TRUE((std::is_same_v<FieldLayout, Kokkos::LayoutRight>));

@@ -112,7 +112,8 @@ double expected_value(int id, index_t gid, int k) {
 constexpr double padding_value = -7.0;
 
 /// One field of an exchange in raw memory of `leading_dimension * levels` elements, so padded
-/// (external, nproma > points) memory is covered; data lives in `MemorySpace`.
+/// (external, nproma > points) memory is covered, or level-fastest (each point's levels
+/// contiguous, icondiff's other field layout); data lives in `MemorySpace`.
 template <class MemorySpace>
 struct TestField {
   int id = 0;
@@ -121,13 +122,21 @@ struct TestField {
   index_t points = 0;
   int levels = 0;
   std::size_t leading_dimension = 0;
+  bool level_fastest = false;  ///< (i, k) at i * levels + k instead of k * leading_dimension + i
   Kokkos::View<double*, MemorySpace> d;
   Kokkos::View<float*, MemorySpace> f;
 
+  std::size_t at(std::size_t i, int k) const {
+    return level_fastest ? i * levels + k : k * leading_dimension + i;
+  }
+
   HaloField halo() const {
     return {single ? static_cast<void*>(f.data()) : static_cast<void*>(d.data()),
-            static_cast<std::size_t>(points), static_cast<std::size_t>(levels),
-            single ? sizeof(float) : sizeof(double), leading_dimension};
+            static_cast<std::size_t>(points),
+            static_cast<std::size_t>(levels),
+            single ? sizeof(float) : sizeof(double),
+            level_fastest ? static_cast<std::size_t>(levels) : 1,
+            level_fastest ? 1 : leading_dimension};
   }
 
   /// Owned points: their value; halo points: NaN; padding rows: padding_value.
@@ -135,7 +144,7 @@ struct TestField {
     std::vector<double> h(leading_dimension * levels, padding_value);
     for (int k = 0; k < levels; ++k)
       for (index_t i = 0; i < points; ++i)
-        h[k * leading_dimension + i] =
+        h[at(i, k)] =
             owned(g, location, i) ? expected_value(id, global_id(g, location, i), k) : std::nan("");
     if (single) {
       auto m = Kokkos::create_mirror_view(f);
@@ -160,7 +169,7 @@ struct TestField {
     }
     for (int k = 0; k < levels; ++k)
       for (std::size_t i = 0; i < leading_dimension; ++i) {
-        const double got = h[k * leading_dimension + i];
+        const double got = h[at(i, k)];
         const bool point = i < static_cast<std::size_t>(points);
         const index_t li = static_cast<index_t>(i);
         const double want =
@@ -169,7 +178,7 @@ struct TestField {
           return ::testing::AssertionFailure()
                  << "rank " << g.rank << ": field " << id << " (" << to_string(location) << ", "
                  << (single ? "float" : "double") << ", " << levels << " levels, ld "
-                 << leading_dimension << ") "
+                 << leading_dimension << (level_fastest ? ", level-fastest" : "") << ") "
                  << (point ? (owned(g, location, li) ? "owned" : "halo") : "padding") << " row "
                  << i << " (global id " << (point ? global_id(g, location, li) : -1) << ") level "
                  << k << " = " << got << ", expected " << want;
@@ -180,8 +189,9 @@ struct TestField {
 
 template <class MemorySpace>
 TestField<MemorySpace> make_field(const Grid& g, int id, Location location, bool single, int levels,
-                                  index_t padding = 0) {
+                                  index_t padding = 0, bool level_fastest = false) {
   TestField<MemorySpace> t;
+  t.level_fastest = level_fastest;
   t.id = id;
   t.location = location;
   t.single = single;
@@ -200,13 +210,14 @@ TestField<MemorySpace> make_field(const Grid& g, int id, Location location, bool
 constexpr int nlev = 7;  // full levels; half levels: nlev + 1
 
 /// The fields of one location: double full, float half, double half padded (external memory),
-/// float full.
+/// float full padded, double half level-fastest.
 template <class MemorySpace>
 std::vector<TestField<MemorySpace>> location_fields(const Grid& g, Location l, int first_id) {
   return {make_field<MemorySpace>(g, first_id, l, false, nlev),
           make_field<MemorySpace>(g, first_id + 1, l, true, nlev + 1),
           make_field<MemorySpace>(g, first_id + 2, l, false, nlev + 1, 13),
-          make_field<MemorySpace>(g, first_id + 3, l, true, nlev, 5)};
+          make_field<MemorySpace>(g, first_id + 3, l, true, nlev, 5),
+          make_field<MemorySpace>(g, first_id + 4, l, false, nlev + 1, 0, true)};
 }
 
 template <class MemorySpace>
@@ -296,22 +307,22 @@ TEST(MpiHaloExchange, exchanges_in_flight_complete_by_their_handles) {
       options.transport = transport;
       MpiHaloExchange<Space> exchange(MPI_COMM_WORLD, local, options);
       auto a = location_fields<M>(local, Location::Cell, 0);
-      auto b = location_fields<M>(local, Location::Edge, 4);
-      auto c = location_fields<M>(local, Location::Cell, 8);  // same location as A
-      auto v = location_fields<M>(local, Location::Vertex, 12);
+      auto b = location_fields<M>(local, Location::Edge, 5);
+      auto c = location_fields<M>(local, Location::Cell, 10);  // same location as A
+      auto v = location_fields<M>(local, Location::Vertex, 15);
       const auto ha = halos(a), hb = halos(b), hc = halos(c), hv = halos(v);
       for (int round = 0; round < 3; ++round) {
         for (auto* set : {&a, &b, &c, &v})
           for (auto& f : *set) f.fill(local);
-        const HaloExchangeHandle A = exchange.start(space, Location::Cell, ha.data(), 4);
-        const HaloExchangeHandle B = exchange.start(space, Location::Edge, hb.data(), 4);
-        const HaloExchangeHandle C = exchange.start(space, Location::Cell, hc.data(), 4);
+        const HaloExchangeHandle A = exchange.start(space, Location::Cell, ha.data(), 5);
+        const HaloExchangeHandle B = exchange.start(space, Location::Edge, hb.data(), 5);
+        const HaloExchangeHandle C = exchange.start(space, Location::Cell, hc.data(), 5);
         EXPECT_NE(A.id, B.id);
         EXPECT_NE(A.id, C.id);
         EXPECT_EQ(exchange.in_flight(), 3);
         exchange.wait(B);
         for (const auto& f : b) EXPECT_TRUE(f.check(local));
-        const HaloExchangeHandle V = exchange.start(space, Location::Vertex, hv.data(), 4);
+        const HaloExchangeHandle V = exchange.start(space, Location::Vertex, hv.data(), 5);
         exchange.wait(A);
         exchange.wait(V);
         exchange.wait(C);
@@ -435,6 +446,11 @@ TEST(MpiHaloExchange, a_field_of_the_wrong_size_throws_on_every_rank) {
     bad_size[1].element_size = 2;
     expect_every_rank_throws([&] { exchange.start(space, Location::Vertex, bad_size.data(), 4); },
                              {"element size 2"}, "element size");
+    auto overlapping = halos(fields);
+    overlapping[3].level_stride = 2;  // levels 2 elements apart: points and levels overlap
+    expect_every_rank_throws(
+        [&] { exchange.start(space, Location::Vertex, overlapping.data(), 4); },
+        {"field 3", "point stride 1 and level stride 2", "overlap"}, "overlapping strides");
     expect_every_rank_throws([&] { exchange.start(space, Location::Vertex, h.data(), 9); },
                              {"9 fields"}, "too many fields");
     EXPECT_EQ(exchange.in_flight(), 0) << "a refused start left a slot in use";
@@ -449,10 +465,10 @@ TEST(MpiHaloExchange, a_field_of_the_wrong_size_throws_on_every_rank) {
                              {"rank 0", "field 0"}, "wrong number of points on rank 0 only");
     // Both exchanges still work afterwards.
     const auto good = halos(fields);
-    checked.exchange(space, Location::Vertex, good.data(), 4);
+    checked.exchange(space, Location::Vertex, good.data(), 5);
     for (auto& f : fields) EXPECT_TRUE(f.check(local));
     for (auto& f : fields) f.fill(local);
-    exchange.exchange(space, Location::Vertex, good.data(), 4);
+    exchange.exchange(space, Location::Vertex, good.data(), 5);
     for (auto& f : fields) EXPECT_TRUE(f.check(local));
   });
 }
@@ -484,7 +500,7 @@ TEST(MpiHaloExchange, one_labelled_pack_and_unpack_no_allocation_in_a_steady_sta
     MpiHaloExchange<Space> exchange(MPI_COMM_WORLD, local);
     auto fields = location_fields<M>(local, Location::Edge, 0);
     const auto h = halos(fields);
-    exchange.exchange(space, Location::Edge, h.data(), 4);  // warm-up: buffers grow
+    exchange.exchange(space, Location::Edge, h.data(), 5);  // warm-up: buffers grow
     kernels.clear();
     regions.clear();
     fences.clear();
@@ -493,7 +509,7 @@ TEST(MpiHaloExchange, one_labelled_pack_and_unpack_no_allocation_in_a_steady_sta
     compat::set_push_region_callback(on_region);
     compat::set_allocate_data_callback(on_allocate);
     compat::set_begin_fence_callback(on_fence);
-    const HaloExchangeHandle handle = exchange.start(space, Location::Edge, h.data(), 4);
+    const HaloExchangeHandle handle = exchange.start(space, Location::Edge, h.data(), 5);
     exchange.wait(handle);
     compat::set_begin_parallel_for_callback(nullptr);
     compat::set_push_region_callback(nullptr);

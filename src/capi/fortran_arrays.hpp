@@ -1,7 +1,7 @@
 // Arrays from Fortran (icondiff_array: first element + extents) checked and turned into what the
 // library takes: extent checks with messages that name the argument and both sizes, host copies
-// of index arrays that may live on the device, owned copies of static fields, and zero-copy
-// unmanaged Views of the fields a run updates in place.
+// of index arrays that may live on the device. (The fields a run updates are bound with
+// ExternalState, static fields copied with copy_external_state: core/external_state.hpp.)
 #pragma once
 
 #include <icondiff/core/error.hpp>
@@ -84,17 +84,6 @@ std::vector<T> host_values(const icondiff_array& a, int rank, bool on_device) {
   std::size_t count = 1;
   for (int d = 0; d < rank; ++d) count *= static_cast<std::size_t>(a.size[d]);
   return host_values<T, MemorySpace>(a, count, on_device);
-}
-
-/// A field View over the caller's (points, n1) array with leading dimension a.size[0] >= points,
-/// without a copy or an allocation (LayoutLeft keeps the padded stride).
-template <class T, class MemorySpace>
-FieldView<T, 2, MemorySpace> wrap_in_place(const icondiff_array& a, std::size_t points,
-                                           std::size_t n1) {
-  using Unmanaged =
-      Kokkos::View<T**, FieldLayout, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const Unmanaged full(static_cast<T*>(a.data), static_cast<std::size_t>(a.size[0]), n1);
-  return Kokkos::subview(full, std::make_pair(std::size_t(0), points), Kokkos::ALL());
 }
 
 }  // namespace icondiff::capi

@@ -65,18 +65,35 @@ DiffusionDiagnosticState<M>& own_diagnostics(icondiff_diffusion& d) {
   return d.own_diagnostics;
 }
 
-/// The caller's vn, w, theta_v and exner as unmanaged Views, in place (checked arguments).
-DiffusionPrognosticState<M> prognostic_in_place(const icondiff_diffusion& d,
-                                                const icondiff_run_args& a) {
-  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
-  const auto edges = static_cast<std::size_t>(d.inputs.grid.num_edges);
-  const auto nlev = static_cast<std::size_t>(d.inputs.num_levels());
-  DiffusionPrognosticState<M> prognostic;
-  prognostic.vn = wrap_in_place<wp, M>(a.vn, edges, nlev);
-  prognostic.w = wrap_in_place<wp, M>(a.w, cells, nlev + 1);
-  prognostic.theta_v = wrap_in_place<wp, M>(a.theta_v, cells, nlev);
-  prognostic.exner = wrap_in_place<wp, M>(a.exner, cells, nlev);
-  return prognostic;
+/// Binds the caller's vn, w, theta_v and exner (checked arguments) to d.caller_prognostic.
+DiffusionPrognosticState<M>& bind_prognostic(icondiff_diffusion& d, const icondiff_run_args& a) {
+  d.caller_prognostic.bind({{"vn", external<wp>(a.vn)},
+                            {"w", external<wp>(a.w)},
+                            {"theta_v", external<wp>(a.theta_v)},
+                            {"exner", external<wp>(a.exner)}},
+                           d.inputs.sizes(), std::string(diffusion_run_name) + ":");
+  return d.caller_prognostic.fields();
+}
+
+/// Binds the diagnostics the caller passes to d.caller_diagnostic; the others are icondiff's own.
+DiffusionDiagnosticState<M>& bind_diagnostics(icondiff_diffusion& d, const icondiff_run_args& a) {
+  std::map<std::string, ExternalArray> given;
+  const std::pair<const char*, const icondiff_array*> arrays[] = {
+      {"hdef_ic", &a.hdef_ic}, {"div_ic", &a.div_ic}, {"dwdx", &a.dwdx}, {"dwdy", &a.dwdy}};
+  for (const auto& [name, array] : arrays)
+    if (array->data != nullptr) given[name] = external<vp>(*array);
+  d.caller_diagnostic.bind(given, d.inputs.sizes(), std::string(diffusion_run_name) + ":", true,
+                           MissingArrays::Empty);
+  DiffusionDiagnosticState<M>& diagnostic = d.caller_diagnostic.fields();
+  if (given.size() < std::size(arrays)) {
+    const DiffusionDiagnosticState<M>& own = own_diagnostics(d);
+    DiffusionDiagnosticState<M>::for_each_field(
+        [](const FieldSpec&, auto& field, const auto& mine) {
+          if (field.data() == nullptr) field = mine;
+        },
+        diagnostic, own);
+  }
+  return diagnostic;
 }
 
 }  // namespace
@@ -173,17 +190,13 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
   check_run_arguments_on_every_rank(d, a);
   static const std::string wait_label = "icondiff::capi::diffusion_run::caller_queues";
   wait_for_caller_queues(wait_label);
-  const auto cells = static_cast<std::size_t>(d.inputs.grid.num_cells);
-  const auto halfl = static_cast<std::size_t>(d.inputs.num_levels()) + 1;
-  const bool hdef = a.hdef_ic.data != nullptr, div = a.div_ic.data != nullptr;
-  const bool dwdx = a.dwdx.data != nullptr, dwdy = a.dwdy.data != nullptr;
-  const DiffusionPrognosticState<M> prognostic = prognostic_in_place(d, a);
-  DiffusionDiagnosticState<M> diagnostic;
-  if (!(hdef && div && dwdx && dwdy)) diagnostic = own_diagnostics(d);
-  if (hdef) diagnostic.hdef_ic = wrap_in_place<vp, M>(a.hdef_ic, cells, halfl);
-  if (div) diagnostic.div_ic = wrap_in_place<vp, M>(a.div_ic, cells, halfl);
-  if (dwdx) diagnostic.dwdx = wrap_in_place<vp, M>(a.dwdx, cells, halfl);
-  if (dwdy) diagnostic.dwdy = wrap_in_place<vp, M>(a.dwdy, cells, halfl);
+  const DiffusionPrognosticState<M>& prognostic = bind_prognostic(d, a);
+  DiffusionDiagnosticState<M>& diagnostic = bind_diagnostics(d, a);
+  const Space space;
+  // In icondiff's level-fastest layout the caller's arrays are converted in and back out; in
+  // ICON's layout these do nothing.
+  d.caller_prognostic.copy_in(space);
+  d.caller_diagnostic.copy_in(space);
 
   // Nothing below allocates unless this call is captured (checked by callgrind: the C++ heap,
   // not only Kokkos, stays untouched in a regular call).
@@ -193,8 +206,9 @@ void run(icondiff_diffusion& d, const icondiff_run_args& a) {
     capture(d, SavepointKind::Init, nullptr, diagnostic, prognostic, a.dtime, a.linit != 0, &*init);
   }
   static const std::string fence_label = "icondiff::capi::diffusion_run";
-  const Space space;
   d.granule->run(space, diagnostic, prognostic, a.dtime, a.linit != 0);
+  d.caller_prognostic.copy_out(space);
+  d.caller_diagnostic.copy_out(space);
   compat::fence(space, fence_label);
   ++d.calls;
   if (init) {
@@ -208,7 +222,10 @@ void exchange_halos(icondiff_diffusion& d, const icondiff_run_args& a) {
   static const std::string wait_label = "icondiff::capi::exchange_halos::caller_queues";
   wait_for_caller_queues(wait_label);
   const Space space;
-  d.granule->exchange_prognostic_halos(space, prognostic_in_place(d, a));  // one rank: nothing
+  const DiffusionPrognosticState<M>& prognostic = bind_prognostic(d, a);
+  d.caller_prognostic.copy_in(space);
+  d.granule->exchange_prognostic_halos(space, prognostic);  // one rank: nothing
+  d.caller_prognostic.copy_out(space);
   compat::fence(space, "icondiff::capi::exchange_halos");
 }
 

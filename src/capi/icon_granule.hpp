@@ -27,6 +27,7 @@
 
 #include <icondiff/comm/local_fields.hpp>
 #include <icondiff/config.hpp>
+#include <icondiff/core/external_state.hpp>
 #include <icondiff/core/state_ops.hpp>
 #include <icondiff/diffusion/diffusion.hpp>
 #include <icondiff/dycore/solve_nonhydro.hpp>
@@ -105,6 +106,12 @@ struct icondiff_diffusion {
   /// Diagnostics icondiff keeps when the caller passes none (ICON4Py's dummy fields), made on
   /// the first call that needs them.
   icondiff::DiffusionDiagnosticState<icondiff::capi::M> own_diagnostics;
+  /// The caller's arrays of a run, bound to icondiff's layout (external_state.hpp: the arrays
+  /// themselves in ICON's layout, converted copies kept across calls otherwise).
+  icondiff::ExternalState<icondiff::DiffusionPrognosticState, icondiff::capi::Space>
+      caller_prognostic;
+  icondiff::ExternalState<icondiff::DiffusionDiagnosticState, icondiff::capi::Space>
+      caller_diagnostic;
   /// Savepoint capture: the call to capture (0: none), where, and the grid's source.
   int capture_call = 0;
   std::string capture_directory;
@@ -125,6 +132,12 @@ struct icondiff_solve_nh {
   icondiff::DycoreConfig config;
   icondiff::DycoreInputs<icondiff::capi::M> inputs;
   std::unique_ptr<icondiff::SolveNonhydro<icondiff::capi::Space>> granule;
+  /// The caller's arrays of a run, bound to icondiff's layout (as icondiff_diffusion's).
+  icondiff::ExternalState<icondiff::SolveNhPrognosticState, icondiff::capi::Space> caller_now,
+      caller_next;
+  icondiff::ExternalState<icondiff::SolveNhDiagnosticState, icondiff::capi::Space>
+      caller_diagnostic;
+  icondiff::ExternalState<icondiff::SolveNhPrepAdvection, icondiff::capi::Space> caller_prep_adv;
   bool on_gpu = false;
   int calls = 0;
   bool released = false;
@@ -215,17 +228,17 @@ ExternalArray external(const icondiff_array& a) {
   return {a.data, static_cast<std::size_t>(a.size[0]), sizeof(T)};
 }
 
-/// Owned copies in M of the fields of State from the caller's arrays (host or device memory).
+/// Owned copies in M of the fields of State from the caller's arrays (host or device memory);
+/// with MissingArrays::Empty the fields not in `arrays` stay empty for the caller to set.
 template <template <class> class State>
 State<M> copy_from_caller(const std::map<std::string, ExternalArray>& arrays,
                           const FieldSizes& sizes, const std::string& what, bool on_gpu,
-                          bool zdiffusion = false) {
+                          bool zdiffusion = false, MissingArrays missing = MissingArrays::Refused) {
   if (on_gpu)
-    return copy_state<M>(wrap_external_state<State, M>(arrays, sizes, what, zdiffusion),
-                         "icondiff::capi::");
-  return copy_state<M>(
-      wrap_external_state<State, Kokkos::HostSpace>(arrays, sizes, what, zdiffusion),
-      "icondiff::capi::");
+    return copy_external_state<State, M, M>(arrays, sizes, what, "icondiff::capi::", zdiffusion,
+                                            missing);
+  return copy_external_state<State, M, Kokkos::HostSpace>(arrays, sizes, what,
+                                                          "icondiff::capi::", zdiffusion, missing);
 }
 
 /// An owned copy in M of the caller's (points[, slots]) array with leading dimension SIZE(x, 1).
@@ -235,8 +248,10 @@ FieldView<T, Rank, M> copy_field(const icondiff_array& a, const char* name,
   const std::string label = std::string("icondiff::capi::") + name;
   const auto ld = static_cast<std::size_t>(a.size[0]);
   auto* data = static_cast<T*>(a.data);
-  if (on_gpu) return copy_view<M>(label, wrap_external<T, Rank, M>(name, data, extents, ld));
-  return copy_view<M>(label, wrap_external<T, Rank, Kokkos::HostSpace>(name, data, extents, ld));
+  if (on_gpu)
+    return copy_to_field_layout<M>(label, view_of_external<T, Rank, M>(name, data, extents, ld));
+  return copy_to_field_layout<M>(
+      label, view_of_external<T, Rank, Kokkos::HostSpace>(name, data, extents, ld));
 }
 
 /// The static geometry grid_init copies: finite, lengths and areas > 0, orientations +-1.

@@ -162,6 +162,8 @@ icondiff_status icondiff_diffusion_create(const icondiff_icon_grid* grid,
           handle->granule.reset();
           handle->inputs = {};
           handle->own_diagnostics = {};
+          handle->caller_prognostic = {};
+          handle->caller_diagnostic = {};
           handle->released = true;
         },
         &handle->busy);
@@ -252,6 +254,10 @@ icondiff_status icondiff_solve_nh_create(const icondiff_icon_grid* grid,
         [handle] {
           handle->granule.reset();
           handle->inputs = {};
+          handle->caller_now = {};
+          handle->caller_next = {};
+          handle->caller_diagnostic = {};
+          handle->caller_prep_adv = {};
           handle->released = true;
         },
         &handle->busy);

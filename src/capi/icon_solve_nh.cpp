@@ -304,12 +304,6 @@ LevelProfile<M> profile(const icondiff_array& a, const char* name, int levels, b
   return to_memory_space(host, name);
 }
 
-/// The ExternalArray of an owned field in M (for copy_from_caller next to the caller's arrays).
-template <class View>
-ExternalArray owned(const View& v) {
-  return {v.data(), v.extent(0), sizeof(typename View::value_type)};
-}
-
 /// The caller's argument of a run field (spec.icon4py_name is the binding argument; the
 /// prognostic fields' is "w_now/w_new").
 struct RunArray {
@@ -371,17 +365,17 @@ std::string argument_name(const FieldSpec& spec, int slot) {
   return slot == 0 ? names.substr(0, slash) : names.substr(slash + 1);
 }
 
-/// The fields of State wrapped in place on the caller's arrays (absent optional ones empty).
+/// Binds the caller's arrays to the fields of State (absent optional ones empty).
 template <template <class> class State>
-State<M> in_place(const std::vector<RunArray>& arrays, const FieldSizes& sizes, int slot) {
+void bind(ExternalState<State, Space>& bound, const std::vector<RunArray>& arrays,
+          const FieldSizes& sizes, int slot) {
   std::map<std::string, ExternalArray> external_arrays;
   for (const FieldSpec& spec : State<M>::field_specs()) {
     const icondiff_array& a = *run_array(arrays, argument_name(spec, slot)).array;
     if (a.data != nullptr)
       external_arrays[spec.name] = {a.data, static_cast<std::size_t>(a.size[0]), sizeof(double)};
   }
-  return wrap_external_state<State, M>(external_arrays, sizes,
-                                       std::string(solve_nh_run_name) + ":");
+  bound.bind(external_arrays, sizes, std::string(solve_nh_run_name) + ":");
 }
 
 /// Every output must be an array of its own, apart from every other argument.
@@ -509,20 +503,23 @@ icondiff_solve_nh* create_solve_nh(const icondiff_icon_grid& grid, const icondif
   std::map<std::string, ExternalArray> metric;
   for (const auto& [name, argument] : metric_arrays)
     metric[name] = external<double>(*argument.array);
-  metric["wgtfacq_c"] = owned(wgtfacq_c);
-  metric["wgtfacq_e"] = owned(wgtfacq_e);
-  metric["zdiff_gradp"] = owned(zdiff_gradp);
-  metric["vertoffset_gradp"] = owned(vertoffset_gradp);
-  metric["pg_exdist"] = owned(pg_exdist);
-  in.metric = copy_from_caller<DycoreMetricState>(metric, sizes, what, dev);
+  // The converted fields join the copies (the granule's input checks see every field).
+  in.metric =
+      copy_from_caller<DycoreMetricState>(metric, sizes, what, dev, false, MissingArrays::Empty);
+  in.metric.wgtfacq_c = wgtfacq_c;
+  in.metric.wgtfacq_e = wgtfacq_e;
+  in.metric.zdiff_gradp = zdiff_gradp;
+  in.metric.vertoffset_gradp = vertoffset_gradp;
+  in.metric.pg_exdist = pg_exdist;
   in.metric.rayleigh_w = profile(a.rayleigh_w, "rayleigh_w", nlev + 1, dev);
   in.metric.scaling_factor_for_3d_divdamp = profile(a.scalfac_dd3d, "scalfac_dd3d", nlev, dev);
 
   std::map<std::string, ExternalArray> interpolation;
   for (const auto& [name, argument] : interpolation_arrays)
     interpolation[name] = external<double>(*argument.array);
-  interpolation["rbf_vec_coeff_e"] = owned(rbf_vec_coeff_e);
-  in.interpolation = copy_from_caller<DycoreInterpolationState>(interpolation, sizes, what, dev);
+  in.interpolation = copy_from_caller<DycoreInterpolationState>(interpolation, sizes, what, dev,
+                                                                false, MissingArrays::Empty);
+  in.interpolation.rbf_vec_coeff_e = rbf_vec_coeff_e;
   // rbf_vec_coeff_v: checked; the programs of solve_nh do not read it (the diffusion does).
 
   in.edges = grid.dycore_edges;
@@ -619,10 +616,14 @@ void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a) {
   wait_for_caller_queues(wait_label);
   const FieldSizes sizes = s.inputs.sizes();
   const std::vector<RunArray> arrays = run_arrays(a);
-  const auto now = in_place<SolveNhPrognosticState>(arrays, sizes, 0);
-  const auto next = in_place<SolveNhPrognosticState>(arrays, sizes, 1);
-  auto diagnostic = in_place<SolveNhDiagnosticState>(arrays, sizes, 0);
-  const auto prep_adv = in_place<SolveNhPrepAdvection>(arrays, sizes, 0);
+  bind(s.caller_now, arrays, sizes, 0);
+  bind(s.caller_next, arrays, sizes, 1);
+  bind(s.caller_diagnostic, arrays, sizes, 0);
+  bind(s.caller_prep_adv, arrays, sizes, 0);
+  const auto& now = s.caller_now.fields();
+  const auto& next = s.caller_next.fields();
+  auto& diagnostic = s.caller_diagnostic.fields();
+  const auto& prep_adv = s.caller_prep_adv.fields();
   // A host array in ICON4Py's bindings (never behind host_data).
   auto* max_vcfl = static_cast<double*>(a.max_vcfl_size1_array.data);
   diagnostic.max_vertical_cfl = *max_vcfl;
@@ -640,7 +641,17 @@ void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a) {
 
   static const std::string fence_label = "icondiff::capi::solve_nh_run";
   const Space space;
+  // In icondiff's level-fastest layout the arrays are converted in and, for what a substep
+  // writes (the new state, the diagnostics, the advection fields), back out; in ICON's layout
+  // these do nothing.
+  s.caller_now.copy_in(space);
+  s.caller_next.copy_in(space);
+  s.caller_diagnostic.copy_in(space);
+  s.caller_prep_adv.copy_in(space);
   s.granule->time_step(space, diagnostic, now, next, prep_adv, step);
+  s.caller_next.copy_out(space);
+  s.caller_diagnostic.copy_out(space);
+  s.caller_prep_adv.copy_out(space);
   compat::fence(space, fence_label);
   *max_vcfl = diagnostic.max_vertical_cfl;
   ++s.calls;

@@ -137,11 +137,9 @@ std::map<std::string, std::string> checkpoint_identity(
       st.thslp_zdiffu, st.thhgtd_zdiffu, m.exner_expol, m.vwind_offctr, m.rayleigh_type,
       m.rayleigh_coeff, m.divdamp_type, m.divdamp_trans_start, m.divdamp_trans_end,
       st.htop_moist_proc);
-  // The fields' memory order and precision: a checkpoint holds them as they are in memory.
-  id["build"] = fmt::format(
-      "layout {}, vp {} bytes",
-      std::is_same_v<FieldLayout, Kokkos::LayoutLeft> ? "point-fastest" : "level-fastest",
-      sizeof(vp));
+  // The fields' precision. Not the field layout: a checkpoint holds ICON's order in every
+  // layout, so it restarts in a build with either.
+  id["build"] = fmt::format("vp {} bytes", sizeof(vp));
   id["dtime"] = fmt::format("{:.17g}", o.dtime);
   id["divdamp_fac_o2"] = fmt::format("{:.17g}", o.divdamp_fac_o2);
   for (const auto& [name, value] : icon_namelist_values(diffusion_config)) id[name] = value;

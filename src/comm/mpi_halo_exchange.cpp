@@ -157,22 +157,24 @@ struct PackHalo {
   index_t num_chunks = 1;
   std::int64_t stride = 0;  ///< bytes of one point in the buffer (all fields, 8-aligned)
   void* data[max_halo_fields] = {};
-  std::int64_t leading_dimension[max_halo_fields] = {};
+  std::int64_t point_stride[max_halo_fields] = {};  ///< elements between points of field f
+  std::int64_t level_stride[max_halo_fields] = {};  ///< elements between levels of field f
   std::int64_t element_size[max_halo_fields] = {};
   index_t level_end[max_halo_fields] = {};          ///< cumulative levels up to field f
   std::int64_t bytes_before[max_halo_fields] = {};  ///< bytes of one point in fields before f
 
   template <class T>
-  KOKKOS_INLINE_FUNCTION void copy(T* field, std::int64_t row_bytes, index_t q) const {
+  KOKKOS_INLINE_FUNCTION void copy(T* field, std::int64_t ps, std::int64_t row_bytes,
+                                   index_t q) const {
     const index_t e0 = chunks(q, 0), e1 = chunks(q, 1), f0 = chunks(q, 2), c = chunks(q, 3);
     // This row of the message to the chunk's neighbour: contiguous, entry e at [e - f0].
     const std::int64_t offset = f0 * stride + c * row_bytes;
     if constexpr (Unpack) {
       const T* row = reinterpret_cast<const T*>(buffer + offset) - f0;
-      for (index_t e = e0; e < e1; ++e) field[index(e)] = row[e];
+      for (index_t e = e0; e < e1; ++e) field[index(e) * ps] = row[e];
     } else {
       T* row = reinterpret_cast<T*>(buffer + offset) - f0;
-      for (index_t e = e0; e < e1; ++e) row[e] = field[index(e)];
+      for (index_t e = e0; e < e1; ++e) row[e] = field[index(e) * ps];
     }
   }
 
@@ -183,9 +185,9 @@ struct PackHalo {
     const std::int64_t k = r - (f > 0 ? level_end[f - 1] : 0);
     const std::int64_t row_bytes = bytes_before[f] + k * element_size[f];
     if (element_size[f] == 8)
-      copy(static_cast<double*>(data[f]) + k * leading_dimension[f], row_bytes, q);
+      copy(static_cast<double*>(data[f]) + k * level_stride[f], point_stride[f], row_bytes, q);
     else
-      copy(static_cast<float*>(data[f]) + k * leading_dimension[f], row_bytes, q);
+      copy(static_cast<float*>(data[f]) + k * level_stride[f], point_stride[f], row_bytes, q);
   }
 };
 
@@ -205,7 +207,8 @@ void launch_pack(const std::string& label, const ExecSpace& space, const Slot& s
   for (int f = 0; f < slot.num_fields; ++f) {
     const HaloField& h = slot.fields[f];
     p.data[f] = h.data;
-    p.leading_dimension[f] = static_cast<std::int64_t>(h.leading_dimension);
+    p.point_stride[f] = static_cast<std::int64_t>(h.point_stride);
+    p.level_stride[f] = static_cast<std::int64_t>(h.level_stride);
     p.element_size[f] = static_cast<std::int64_t>(h.element_size);
     p.bytes_before[f] = bytes;
     levels += static_cast<index_t>(h.levels);
@@ -424,8 +427,13 @@ void MpiHaloExchange<ExecSpace>::check_fields(Location location, const HaloField
       problem(fmt::format("has element size {}, expected 4 (float) or 8 (double)", h.element_size));
     else if (h.levels < 1)
       problem("has no levels");
-    else if (h.leading_dimension < h.points)
-      problem(fmt::format("has leading dimension {} < {} points", h.leading_dimension, h.points));
+    else if (!(h.levels == 1 || h.points <= 1 ||
+               (h.point_stride == 1 && h.level_stride >= h.points) ||
+               (h.level_stride == 1 && h.point_stride >= h.levels)))
+      problem(
+          fmt::format("has point stride {} and level stride {}, which overlap for {} points "
+                      "and {} levels",
+                      h.point_stride, h.level_stride, h.points, h.levels));
     else if (h.data == nullptr && h.points > 0)
       problem("has no data");
     if (!error.empty()) return;

@@ -2,6 +2,7 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/io/dynamics_checkpoint.hpp>
 
+#include "icon_order.hpp"
 #include "netcdf_file.hpp"
 
 #include <fmt/format.h>
@@ -86,9 +87,10 @@ void write_dynamics_checkpoint(const std::string& path, const DynamicsCheckpoint
     for_each_checkpoint_field(states,
                               [&](const char* prefix, const FieldSpec& spec, const auto& view) {
                                 if (view.size() == 0) return;
-                                // FieldLayout Views are contiguous: their memory order is the
-                                // variable's order.
-                                values.assign(view.data(), view.data() + view.size());
+                                // ICON's order, whatever this build's layout: a checkpoint
+                                // restarts a run of any build.
+                                const auto in_order = io::values_in_icon_order(view);
+                                values.assign(in_order.begin(), in_order.end());
                                 nc.put(variable_name(prefix, spec), values);
                               });
     nc.close();
@@ -151,13 +153,11 @@ DynamicsCheckpointInfo read_dynamics_checkpoint(const std::string& path,
     const std::vector<double> values = nc.read_double(name, {name});
     if (values.size() != view.size())
       fail(name, fmt::format("{} values, the run's field has {}", values.size(), view.size()));
-    using T = typename std::remove_reference_t<decltype(view)>::non_const_value_type;
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t i = 0; i < values.size(); ++i)
       if (!std::isfinite(values[i]))
         throw_checkpoint_error(path, name, static_cast<long long>(i),
                                fmt::format("not finite ({})", values[i]));
-      view.data()[i] = static_cast<T>(values[i]);
-    }
+    io::assign_from_icon_order(view, values.data());
   });
   return info;
 }

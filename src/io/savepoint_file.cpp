@@ -159,7 +159,6 @@ void check_vertical_offsets(const NetcdfReader& f, const DiffusionSavepoint& s) 
 
 void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint& savepoint,
                                SavepointFileFormat format) {
-  io::savepoint::require_icons_field_layout(path);
   validate_for_writing(path, savepoint);
   std::size_t largest = 0;
   for_each_field(savepoint, [&](const FieldInfo&, Group, const auto& view) {
@@ -171,7 +170,6 @@ void write_diffusion_savepoint(const std::string& path, const DiffusionSavepoint
 }
 
 DiffusionSavepoint read_diffusion_savepoint(const std::string& path) {
-  io::savepoint::require_icons_field_layout(path);
   NetcdfReader f(path, io::savepoint::raise_savepoint_error);
   DiffusionSavepoint s;
   s.kind = io::savepoint::read_header(f, SavepointGranule::Diffusion);

@@ -63,13 +63,6 @@ void raise_savepoint_error(const std::string& file, const std::string& variable,
   throw SavepointFileError(file, variable, index, problem);
 }
 
-void require_icons_field_layout(const std::string& path) {
-  if constexpr (!field_layout_is_icons)
-    throw SavepointFileError(path, "", -1,
-                             "savepoint files hold fields in ICON's layout, and this icondiff is "
-                             "built with level-fastest fields (ICONDIFF_FIELD_LAYOUT=right)");
-}
-
 // ---- Header -----------------------------------------------------------------------------------
 
 void write_header(NetcdfWriter& nc, const std::string& title, const std::string& kind_name) {
@@ -403,7 +396,6 @@ SavepointFileError::SavepointFileError(std::string file, std::string variable, l
       problem_(problem) {}
 
 SavepointIdentity identify_savepoint(const std::string& path) {
-  io::savepoint::require_icons_field_layout(path);
   const io::NetcdfReader f(path, io::savepoint::raise_savepoint_error);
   const std::string name = io::savepoint::read_kind_name(f, "(diffusion or solve_nh)");
   if (const auto identity = io::savepoint::parse_savepoint_name(name)) return *identity;

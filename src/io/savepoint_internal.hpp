@@ -10,6 +10,7 @@
 //   savepoint_comparison.cpp, solve_nh_savepoint_comparison.cpp  the comparisons (compare_field)
 #pragma once
 
+#include "icon_order.hpp"
 #include "netcdf_file.hpp"
 
 #include <icondiff/comm/local_fields.hpp>
@@ -91,10 +92,6 @@ std::map<std::string, std::string> read_metadata_attributes(const NetcdfReader& 
 /// The error factory of savepoint files: throws SavepointFileError.
 [[noreturn]] void raise_savepoint_error(const std::string& file, const std::string& variable,
                                         long long index, const std::string& problem);
-
-/// Savepoint variables are field memory as it is, in ICON's layout: throws SavepointFileError
-/// in a build with level-fastest fields.
-void require_icons_field_layout(const std::string& path);
 
 /// The header attributes (title, icondiff_savepoint_format, icondiff_version, savepoint,
 /// icondiff_vp), in that order.
@@ -224,8 +221,10 @@ void define_field(NetcdfWriter& nc, const FieldInfo& info, const View& view, Put
   nc.text(info.name, "icon_name", info.icon_name);
   nc.text(info.name, "icon4py_name", info.icon4py_name);
   nc.text(info.name, "precision", precision_of(type));
-  const T* data = view.data();
-  puts.push_back([&nc, data, name = info.name] { nc.put(name, data); });
+  // In ICON's order whatever this build's layout: the file is the same from every build.
+  puts.push_back([&nc, values = values_in_icon_order(view), name = info.name] {
+    nc.put(name, values.data());
+  });
 }
 
 /// Reads one field into a fresh host View of the field's type (vp fields converted to this
@@ -243,7 +242,8 @@ void read_field(const NetcdfReader& f, const FieldInfo& info, const Sizes& sizes
     view = View(alloc, e[0], e[1]);
   else
     view = View(alloc, e[0], e[1], e[2]);
-  T* out = view.data();
+  std::vector<T> icon_order(view.size());  // the file's order (ICON's), whatever the layout
+  T* out = icon_order.data();
   const std::size_t points = e[0];
   if constexpr (std::is_same_v<T, int>) {
     const NetcdfKind kind = f.variable_kind(info.name);
@@ -278,6 +278,7 @@ void read_field(const NetcdfReader& f, const FieldInfo& info, const Sizes& sizes
     const auto values = f.read_double(info.name, dims);
     for (std::size_t n = 0; n < values.size(); ++n) out[n] = static_cast<T>(values[n]);
   }
+  assign_from_icon_order(view, out);
 }
 
 // ---- Comparison (savepoint_comparison.cpp) ----------------------------------------------------

@@ -271,7 +271,6 @@ void read_vertical(const NetcdfReader& f, SolveNhSavepoint& s) {
 
 void write_solve_nh_savepoint(const std::string& path, const SolveNhSavepoint& savepoint,
                               SavepointFileFormat format) {
-  io::savepoint::require_icons_field_layout(path);
   validate_for_writing(path, savepoint);
   std::size_t largest = 0;
   for_each_field(savepoint, [&](const FieldInfo&, Part, const auto& view) {
@@ -283,7 +282,6 @@ void write_solve_nh_savepoint(const std::string& path, const SolveNhSavepoint& s
 }
 
 SolveNhSavepoint read_solve_nh_savepoint(const std::string& path) {
-  io::savepoint::require_icons_field_layout(path);
   NetcdfReader f(path, io::savepoint::raise_savepoint_error);
   SolveNhSavepoint s;
   s.kind = io::savepoint::read_header(f, SavepointGranule::SolveNh);

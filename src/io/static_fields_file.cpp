@@ -1,6 +1,7 @@
 #include <icondiff/core/error.hpp>
 #include <icondiff/io/static_fields_file.hpp>
 
+#include "icon_order.hpp"
 #include "netcdf_file.hpp"
 
 #include <fmt/format.h>
@@ -36,24 +37,6 @@ nc_type netcdf_type() {
   if constexpr (std::is_same_v<T, double>) return NC_DOUBLE;
   if constexpr (std::is_same_v<T, float>) return NC_FLOAT;
   return NC_INT;
-}
-
-/// The View's elements with the point index fastest, then the slot, then the level.
-template <class View>
-std::vector<typename View::non_const_value_type> point_fastest(const View& v) {
-  std::vector<typename View::non_const_value_type> out;
-  out.reserve(v.size());
-  if constexpr (View::rank == 1) {
-    for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i));
-  } else if constexpr (View::rank == 2) {
-    for (std::size_t j = 0; j < v.extent(1); ++j)
-      for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i, j));
-  } else {
-    for (std::size_t k = 0; k < v.extent(2); ++k)
-      for (std::size_t j = 0; j < v.extent(1); ++j)
-        for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i, j, k));
-  }
-  return out;
 }
 
 /// A row-major (points, levels) table with the point index fastest.
@@ -119,7 +102,7 @@ void write_static_fields_file(const std::string& path, const HostStaticInputs& i
         nc.text(spec.name, "icon4py_name", spec.icon4py_name);
         nc.text(spec.name, "used_by", joined(static_field_users(spec.name)));
         puts.push_back([&nc, &view, name = std::string(spec.name)] {
-          nc.put(name, point_fastest(view).data());
+          nc.put(name, io::values_in_icon_order(view).data());
         });
       },
       statics);
@@ -178,7 +161,7 @@ void write_static_fields_file(const std::string& path, const HostStaticInputs& i
            "p_nh%metrics%rayleigh_w",
            "MetricStateNonHydro.rayleigh_w",
            "solve_nh"},
-          point_fastest(statics.rayleigh_w));
+          io::values_in_icon_order(statics.rayleigh_w));
     extra({"scaling_factor_for_3d_divdamp",
            {"nlev"},
            "1",
@@ -186,7 +169,7 @@ void write_static_fields_file(const std::string& path, const HostStaticInputs& i
            "p_nh%metrics%scalfac_dd3d",
            "MetricStateNonHydro.scaling_factor_for_3d_divdamp",
            "apply_divergence_damping_and_update_vn, solve_nh"},
-          point_fastest(statics.scaling_factor_for_3d_divdamp));
+          io::values_in_icon_order(statics.scaling_factor_for_3d_divdamp));
   }
   nc.end_definitions();
   for (const auto& put : puts) put();
@@ -203,20 +186,13 @@ void fill_point_fastest(View& view, const FieldSpec& spec, const FieldSizes& siz
   using V = std::decay_t<View>;
   const auto e = field_extents(spec, sizes);
   const std::string label = std::string("icondiff::statics::") + spec.name;
-  std::size_t i = 0;
-  if constexpr (V::rank == 1) {
+  if constexpr (V::rank == 1)
     view = V(label, e[0]);
-    for (std::size_t p = 0; p < e[0]; ++p) view(p) = values[i++];
-  } else if constexpr (V::rank == 2) {
+  else if constexpr (V::rank == 2)
     view = V(label, e[0], e[1]);
-    for (std::size_t j = 0; j < e[1]; ++j)
-      for (std::size_t p = 0; p < e[0]; ++p) view(p, j) = values[i++];
-  } else {
+  else
     view = V(label, e[0], e[1], e[2]);
-    for (std::size_t k = 0; k < e[2]; ++k)
-      for (std::size_t j = 0; j < e[1]; ++j)
-        for (std::size_t p = 0; p < e[0]; ++p) view(p, j, k) = values[i++];
-  }
+  io::assign_from_icon_order(view, values.data());
 }
 
 }  // namespace

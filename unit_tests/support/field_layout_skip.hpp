@@ -1,6 +1,6 @@
-// Tests of paths that hand field memory to others as it is (wrapping foreign arrays, savepoint
-// files): they need ICON's field layout, and a level-fastest build (ICONDIFF_FIELD_LAYOUT=right)
-// refuses them with an error instead (tested in test_field_lists).
+// Tests of wrapping foreign memory without a copy (wrap_external_state): only ICON's field layout
+// can, and a level-fastest build (ICONDIFF_FIELD_LAYOUT=right) refuses it with an error instead
+// (tested in test_field_lists); its callers bind with ExternalState, tested in both layouts.
 #pragma once
 
 #include <icondiff/core/types.hpp>

@@ -23,8 +23,20 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace icondiff::test {
+
+/// The values of a host View of rank 3 in the C order of a netCDF variable (level, slot, point):
+/// ICON's memory order, which savepoint files hold in every field layout.
+template <class View>
+std::vector<typename View::non_const_value_type> in_file_order(const View& v) {
+  std::vector<typename View::non_const_value_type> out;
+  for (std::size_t k = 0; k < v.extent(2); ++k)
+    for (std::size_t j = 0; j < v.extent(1); ++j)
+      for (std::size_t i = 0; i < v.extent(0); ++i) out.push_back(v(i, j, k));
+  return out;
+}
 
 /// The seed of this test process: ICONDIFF_TEST_SEED, else a random one.
 inline std::uint64_t test_seed() {

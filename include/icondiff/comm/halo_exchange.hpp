@@ -13,20 +13,24 @@
 
 namespace icondiff {
 
-/// One field of an exchange: a (points, levels) FieldLayout array in the exchange's memory space.
+/// One field of an exchange: a (points, levels) array in the exchange's memory space, value
+/// (i, k) at data[i * point_stride + k * level_stride]: ICON's layout (point_stride 1,
+/// level_stride >= points; > points for padded external memory) or level-fastest (level_stride 1,
+/// point_stride >= levels).
 struct HaloField {
   void* data = nullptr;
   std::size_t points = 0;
   std::size_t levels = 0;
   std::size_t element_size = 0;  ///< sizeof(float) or sizeof(double)
-  /// Elements between consecutive levels (>= points; > points for padded external memory).
-  std::size_t leading_dimension = 0;
+  std::size_t point_stride = 1;  ///< elements between consecutive points
+  std::size_t level_stride = 0;  ///< elements between consecutive levels
 };
 
 template <class View>
 HaloField halo_field(const View& view) {
-  return {static_cast<void*>(view.data()), view.extent(0), view.extent(1),
-          sizeof(typename View::value_type), View::rank > 1 ? view.stride(1) : view.extent(0)};
+  return {static_cast<void*>(view.data()),     view.extent(0),
+          View::rank > 1 ? view.extent(1) : 1, sizeof(typename View::value_type),
+          View::rank > 1 ? view.stride(0) : 1, View::rank > 1 ? view.stride(1) : view.extent(0)};
 }
 
 /// Names one exchange in flight. Value type; an implementation defines what `id` means.

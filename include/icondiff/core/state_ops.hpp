@@ -1,9 +1,10 @@
 // Operations on any state struct declared with ICONDIFF_STATE_FIELDS: extent checks, fresh
-// copies into another memory space, allocation and zero-copy wrapping of external memory. Each
+// copies into another memory space, allocation (wrapping external memory: external_state.hpp). Each
 // is one loop over the struct's field list, so a new field needs no code here.
 #pragma once
 
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/external_state.hpp>
 #include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/view_copy.hpp>
 
@@ -73,58 +74,6 @@ State<MemorySpace> allocate_state(const FieldSizes& sizes, const std::string& sc
           view = V(label, e[0], e[1], e[2]);
       },
       out);
-  return out;
-}
-
-/// One array someone else owns: its first element and its leading dimension (elements between
-/// consecutive slots/levels; ICON's nproma). `element_size` guards against a float array passed
-/// where a double one is expected.
-struct ExternalArray {
-  const void* data = nullptr;
-  std::size_t leading_dimension = 0;
-  std::size_t element_size = 0;
-};
-
-/// Wraps the arrays of `arrays` (by field name) as the fields of `State<MemorySpace>` without
-/// copying. Every field must be in `arrays` except those allowed to be empty (ZDiffusion without
-/// `zdiffusion`, IfAvailable). Throws InvalidArgument naming the struct and field for a missing
-/// array, a wrong element size, a null pointer or a leading dimension < points; names in
-/// `arrays` that are not fields of the struct are refused too (a typo must not pass silently).
-template <template <class> class State, class MemorySpace>
-State<MemorySpace> wrap_external_state(const std::map<std::string, ExternalArray>& arrays,
-                                       const FieldSizes& sizes, const std::string& what,
-                                       bool zdiffusion = true) {
-  State<MemorySpace> out;
-  std::size_t used = 0;
-  State<MemorySpace>::for_each_field(
-      [&](const FieldSpec& spec, auto& view) {
-        using V = std::decay_t<decltype(view)>;
-        using T = typename V::value_type;
-        const auto it = arrays.find(spec.name);
-        if (it == arrays.end()) {
-          if (spec.presence == Presence::IfAvailable ||
-              (spec.presence == Presence::ZDiffusion && !zdiffusion))
-            return;
-          throw InvalidArgument(what + " " + spec.name + " is missing");
-        }
-        ++used;
-        const ExternalArray& a = it->second;
-        if (a.element_size != sizeof(T))
-          throw InvalidArgument(what + " " + spec.name + " has elements of " +
-                                std::to_string(a.element_size) + " bytes, expected " +
-                                std::to_string(sizeof(T)));
-        const auto extents = field_extents(spec, sizes);
-        view = wrap_external<T, V::rank, MemorySpace>(
-            what + " " + spec.name, static_cast<T*>(const_cast<void*>(a.data)), extents,
-            a.leading_dimension == 0 ? extents[0] : a.leading_dimension);
-      },
-      out);
-  if (used != arrays.size())
-    for (const auto& [name, array] : arrays) {
-      bool known = false;
-      for (const auto& spec : State<MemorySpace>::field_specs()) known |= name == spec.name;
-      if (!known) throw InvalidArgument(what + " has no field named '" + name + "'");
-    }
   return out;
 }
 

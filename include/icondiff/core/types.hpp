@@ -30,19 +30,18 @@ inline constexpr index_t missing_index = -1;
 
 /// Layout of every field, a compile-time choice (CMake option ICONDIFF_FIELD_LAYOUT):
 /// - LayoutLeft (default): (horizontal point, level) with the horizontal index fastest, ICON's own
-///   (nproma, nlev) order with one block, so Fortran arrays wrap zero-copy, the MPI exchange packs
-///   levels of contiguous points and netCDF files hold the memory as it is;
+///   (nproma, nlev) order with one block, so Fortran arrays wrap zero-copy;
 /// - LayoutRight: each point's column contiguous (level fastest), so a point's neighbour indices
-///   are loaded once for all its levels and the level loop is unit-stride: a single-node variant
-///   for performance studies (CMake refuses it with Fortran, MPI and the CLI).
+///   are loaded once for all its levels and the level loop is unit-stride. ICON's arrays are then
+///   converted at the C API's boundary (core/external_state.hpp); files hold ICON's order in
+///   both (io/icon_order.hpp); the MPI exchange takes either (HaloField's strides).
 #if ICONDIFF_FIELD_LAYOUT_RIGHT
 using FieldLayout = Kokkos::LayoutRight;
 #else
 using FieldLayout = Kokkos::LayoutLeft;
 #endif
 
-/// Whether fields are in ICON's memory order, which the paths that hand field memory to others
-/// as it is (wrapping Fortran arrays, netCDF files, MPI buffers) require.
+/// Whether fields are in ICON's memory order, so that ICON's arrays are the fields themselves.
 inline constexpr bool field_layout_is_icons = std::is_same_v<FieldLayout, Kokkos::LayoutLeft>;
 
 /// Layout of connectivity and other (point, neighbour) tables: the fields' layout. Point fastest

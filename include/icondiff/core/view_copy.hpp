@@ -98,16 +98,22 @@ Kokkos::View<typename View::non_const_data_type, typename View::array_layout, To
   return out;
 }
 
-/// Wraps memory someone else owns (e.g. a Fortran array) as an unmanaged field View in
-/// `MemorySpace`, without a copy. `extents` are the field's (points[, slots][, levels]);
-/// `leading_dimension` >= points is the distance between consecutive slots/levels in elements
-/// (ICON's nproma with one block). A leading dimension > points is representable for rank 1 and
-/// 2 (LayoutLeft with a padded stride); a padded rank-3 field is refused with InvalidArgument
-/// (ICON's 3-D diffusion inputs are dense).
+/// ICON's memory order of a (points[, slots][, levels]) field someone else owns: the point index
+/// fastest, consecutive slots/levels `leading_dimension` (nproma) elements apart.
 template <class T, int Rank, class MemorySpace>
-FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
-                                              const std::vector<std::size_t>& extents,
-                                              std::size_t leading_dimension) {
+using IconLayoutView =
+    Kokkos::View<typename FieldView<T, Rank, MemorySpace>::data_type, Kokkos::LayoutLeft,
+                 MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Memory someone else owns (e.g. a Fortran array) as an unmanaged View in ICON's order, without
+/// a copy. `extents` are the field's (points[, slots][, levels]); `leading_dimension` >= points is
+/// the distance between consecutive slots/levels in elements (ICON's nproma with one block). A
+/// leading dimension > points is representable for rank 1 and 2 (a padded stride); a padded
+/// rank-3 field is refused with InvalidArgument (ICON's 3-D inputs are dense).
+template <class T, int Rank, class MemorySpace>
+IconLayoutView<T, Rank, MemorySpace> view_of_external(const std::string& name, T* data,
+                                                      const std::vector<std::size_t>& extents,
+                                                      std::size_t leading_dimension) {
   if (extents.size() != static_cast<std::size_t>(Rank))
     throw InvalidArgument(name + ": " + std::to_string(extents.size()) + " extents for a rank-" +
                           std::to_string(Rank) + " field");
@@ -118,19 +124,13 @@ FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
   if (leading_dimension < extents[0])
     throw InvalidArgument(name + ": leading dimension " + std::to_string(leading_dimension) +
                           " < number of points " + std::to_string(extents[0]));
-  if constexpr (Rank > 1 && !field_layout_is_icons)
-    throw ConfigError(name +
-                      ": foreign (points, levels) memory is in ICON's layout, and this icondiff is "
-                      "built with level-fastest fields (ICONDIFF_FIELD_LAYOUT=right): it cannot be "
-                      "wrapped without a copy; build with ICONDIFF_FIELD_LAYOUT=left");
-  using Unmanaged = Kokkos::View<typename FieldView<T, Rank, MemorySpace>::data_type, FieldLayout,
-                                 MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Out = IconLayoutView<T, Rank, MemorySpace>;
   if constexpr (Rank == 1) {
-    return FieldView<T, 1, MemorySpace>(Unmanaged(data, extents[0]));
+    return Out(data, extents[0]);
   } else if constexpr (Rank == 2) {
     // A LayoutLeft subview over a range of the first index keeps LayoutLeft with the padded
-    // stride, so kernels see the same View type as for owned fields.
-    const Unmanaged full(data, leading_dimension, extents[1]);
+    // stride.
+    const Out full(data, leading_dimension, extents[1]);
     return Kokkos::subview(full, std::make_pair(std::size_t(0), extents[0]), Kokkos::ALL());
   } else {
     static_assert(Rank == 3, "fields have rank 1, 2 or 3");
@@ -138,7 +138,81 @@ FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
       throw InvalidArgument(name + ": a 3-D field must be dense (leading dimension " +
                             std::to_string(leading_dimension) + " != points " +
                             std::to_string(extents[0]) + ")");
-    return FieldView<T, 3, MemorySpace>(Unmanaged(data, extents[0], extents[1], extents[2]));
+    return Out(data, extents[0], extents[1], extents[2]);
+  }
+}
+
+/// Wraps memory someone else owns as a field View without a copy (view_of_external's checks).
+/// Only fields in ICON's layout can: with level-fastest fields this throws ConfigError for rank
+/// > 1, and callers that must work in every layout bind the memory with ExternalState
+/// (external_state.hpp) or copy it with copy_to_field_layout.
+template <class T, int Rank, class MemorySpace>
+FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
+                                              const std::vector<std::size_t>& extents,
+                                              std::size_t leading_dimension) {
+  const auto view = view_of_external<T, Rank, MemorySpace>(name, data, extents, leading_dimension);
+  if constexpr (Rank > 1 && !field_layout_is_icons)
+    throw ConfigError(name +
+                      ": foreign (points, levels) memory is in ICON's layout, and this icondiff "
+                      "has level-fastest fields: it cannot be wrapped without a copy (bind it with "
+                      "ExternalState, which converts at the boundary)");
+  else
+    return view;
+}
+
+/// Copies `from` into `to` (same extents, same memory space, any two layouts) with one kernel
+/// `label` on `space`: one work item per point, which walks its slots and levels, so
+/// a CPU thread reads and writes whole cache lines in either layout.
+template <class ExecSpace, class To, class From>
+void copy_across_layouts(const std::string& label, const ExecSpace& space, const To& to,
+                         const From& from) {
+  static_assert(static_cast<int>(To::rank) == static_cast<int>(From::rank),
+                "copy_across_layouts: the Views differ in rank");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename To::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecSpace, typename From::memory_space>::accessible,
+                "copy_across_layouts: both Views must be accessible from the execution space");
+  for (unsigned r = 0; r < To::rank; ++r)
+    if (to.extent(r) != from.extent(r))
+      throw InvalidArgument(label + ": extents differ in dimension " + std::to_string(r) + " (" +
+                            std::to_string(to.extent(r)) + " != " + std::to_string(from.extent(r)) +
+                            ")");
+  const int n1 = To::rank > 1 ? static_cast<int>(to.extent(1)) : 1;
+  const int n2 = To::rank > 2 ? static_cast<int>(to.extent(2)) : 1;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(to.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        if constexpr (To::rank == 1) {
+          to(i) = from(i);
+        } else if constexpr (To::rank == 2) {
+          for (int k = 0; k < n1; ++k) to(i, k) = from(i, k);
+        } else {
+          for (int j = 0; j < n1; ++j)
+            for (int k = 0; k < n2; ++k) to(i, j, k) = from(i, j, k);
+        }
+      });
+  (void)n2;
+}
+
+/// A fresh field View (FieldLayout, contiguous) in `To` with the extents and contents of `from`,
+/// which may be in any layout (ICON's padded arrays too) and any memory space. Empty stays empty.
+template <class To, class View>
+FieldView<typename View::non_const_value_type, View::rank, To> copy_to_field_layout(
+    const std::string& label, const View& from) {
+  using T = typename View::non_const_value_type;
+  using Out = FieldView<T, View::rank, To>;
+  if (from.data() == nullptr && from.size() == 0) return Out();
+  using FromSpace = typename View::memory_space;
+  using Near = FieldView<T, View::rank, FromSpace>;  // FieldLayout beside the source
+  Near near = detail::allocate_like<Near>(label + "_converted", from);
+  copy_across_layouts("icondiff::copy_to_field_layout", typename FromSpace::execution_space(), near,
+                      from);
+  typename FromSpace::execution_space().fence();
+  if constexpr (std::is_same_v<To, FromSpace>) {
+    return near;
+  } else {
+    Out out = detail::allocate_like<Out>(label, from);
+    Kokkos::deep_copy(out, near);  // same layout, both contiguous
+    return out;
   }
 }
 

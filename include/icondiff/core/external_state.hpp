@@ -1,0 +1,239 @@
+// The boundary between memory someone else owns in ICON's layout (Fortran arrays of a call) and
+// the fields of a state struct in icondiff's own layout. With ICON's layout (FieldLayout =
+// LayoutLeft) the fields are the caller's memory itself: zero copy, and copy_in/copy_out do
+// nothing. With level-fastest fields they are icondiff's own arrays, kept from one bind() to the
+// next (no allocation once the extents are known): copy_in converts the caller's arrays into
+// them before a run, copy_out converts the fields a run wrote back into the caller's arrays.
+#pragma once
+
+#include <icondiff/core/error.hpp>
+#include <icondiff/core/field_spec.hpp>
+#include <icondiff/core/types.hpp>
+#include <icondiff/core/view_copy.hpp>
+
+#include <array>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace icondiff {
+
+/// Whether binding foreign memory in ICON's layout costs a conversion in this build.
+inline constexpr bool external_memory_is_converted = !field_layout_is_icons;
+
+/// One array someone else owns: its first element and its leading dimension (elements between
+/// consecutive slots/levels; ICON's nproma). `element_size` guards against a float array passed
+/// where a double one is expected.
+struct ExternalArray {
+  const void* data = nullptr;
+  std::size_t leading_dimension = 0;
+  std::size_t element_size = 0;
+};
+
+/// What ExternalState::bind does with a field that is not in the arrays.
+enum class MissingArrays {
+  Refused,  ///< InvalidArgument, unless its presence allows it (ZDiffusion, IfAvailable)
+  Empty     ///< the field stays empty (the caller fills it in, e.g. with its own storage)
+};
+
+template <template <class> class State, class ExecSpace>
+class ExternalState {
+ public:
+  using memory_space = typename ExecSpace::memory_space;
+  using Fields = State<memory_space>;
+  /// The caller's array of every field, in the order of Fields::field_specs() (data null:
+  /// absent).
+  using Arrays = std::array<ExternalArray, Fields::num_fields>;
+
+  ExternalState() = default;
+  /// wrap_external_state's binding: arrays that would need a conversion are refused.
+  struct ZeroCopyOnly {};
+  explicit ExternalState(ZeroCopyOnly) : zero_copy_only_(true) {}
+
+  /// Binds `arrays` (by field name, in `memory_space`); names that are not fields of the struct
+  /// are refused (a typo must not pass silently). Otherwise as the overload below.
+  void bind(const std::map<std::string, ExternalArray>& arrays, const FieldSizes& sizes,
+            const std::string& what, bool zdiffusion = true,
+            MissingArrays missing = MissingArrays::Refused) {
+    Arrays by_field{};
+    std::size_t used = 0;
+    for (std::size_t f = 0; f < by_field.size(); ++f) {
+      const auto it = arrays.find(Fields::field_specs()[f].name);
+      if (it == arrays.end()) continue;
+      by_field[f] = it->second;
+      by_field[f].data = by_field[f].data ? by_field[f].data : &null_array_marker;
+      ++used;
+    }
+    if (used != arrays.size())
+      for (const auto& [name, array] : arrays) {
+        bool known = false;
+        for (const auto& spec : Fields::field_specs()) known |= name == spec.name;
+        if (!known) throw InvalidArgument(what + " has no field named '" + name + "'");
+      }
+    bind(by_field, sizes, what.c_str(), zdiffusion, missing);
+  }
+
+  /// Binds `arrays` (in `memory_space`, ICON's layout) with the checks and messages of
+  /// wrap_external_state: every field present except those allowed to be empty (ZDiffusion
+  /// without `zdiffusion`, IfAvailable; all of them with MissingArrays::Empty), element sizes,
+  /// non-null data, leading dimensions >= points, dense 3-D fields. `what` prefixes messages.
+  /// No allocation unless it throws or (level-fastest fields) the extents are new.
+  void bind(const Arrays& arrays, const FieldSizes& sizes, const char* what, bool zdiffusion = true,
+            MissingArrays missing = MissingArrays::Refused) {
+    bound_ = Arrays{};
+    std::size_t f = 0;
+    Fields::for_each_field(
+        [&](const FieldSpec& spec, auto& field, auto& own) {
+          using V = std::decay_t<decltype(field)>;
+          using T = typename V::value_type;
+          const ExternalArray& a = arrays[f++];
+          field = V();
+          if (a.data == nullptr) {
+            if (missing == MissingArrays::Empty || spec.presence == Presence::IfAvailable ||
+                (spec.presence == Presence::ZDiffusion && !zdiffusion))
+              return;
+            throw InvalidArgument(std::string(what) + " " + spec.name + " is missing");
+          }
+          if (a.element_size != sizeof(T))
+            throw InvalidArgument(std::string(what) + " " + spec.name + " has elements of " +
+                                  std::to_string(a.element_size) + " bytes, expected " +
+                                  std::to_string(sizeof(T)));
+          std::array<std::size_t, V::rank> e{};
+          for (unsigned r = 0; r < V::rank; ++r) e[r] = field_extent(spec, sizes, r);
+          T* data =
+              a.data == &null_array_marker ? nullptr : static_cast<T*>(const_cast<void*>(a.data));
+          const std::size_t ld = a.leading_dimension == 0 ? e[0] : a.leading_dimension;
+          const auto caller =
+              icon_layout_view<T>(data, e, ld, [&] { return std::string(what) + " " + spec.name; });
+          if constexpr (external_memory_is_converted) {
+            // wrap_external's refusal, for wrap_external_state's callers.
+            if (zero_copy_only_ && V::rank > 1)
+              (void)wrap_external<T, V::rank, memory_space>(std::string(what) + " " + spec.name,
+                                                            data, {e.begin(), e.end()}, ld);
+            bool same = true;
+            for (unsigned r = 0; r < V::rank; ++r) same = same && own.extent(r) == e[r];
+            if (!same) own = allocate_field<V>(spec.name, e);
+            field = own;
+            bound_[f - 1] = {data, ld, sizeof(T)};
+          } else {
+            field = caller;  // ICON's layout: the caller's memory itself
+          }
+        },
+        fields_, own_);
+  }
+
+  /// The bound fields (absent optional ones empty).
+  Fields& fields() { return fields_; }
+  const Fields& fields() const { return fields_; }
+
+  /// The caller's arrays into the fields (enqueued on `space`).
+  void copy_in(const ExecSpace& space) const {
+    if constexpr (external_memory_is_converted) convert(space, true);
+  }
+  /// The fields back into the caller's arrays (enqueued on `space`).
+  void copy_out(const ExecSpace& space) const {
+    if constexpr (external_memory_is_converted) convert(space, false);
+  }
+
+ private:
+  /// The caller's memory as a View in ICON's layout; `name()` (built only on failure) names the
+  /// argument in view_of_external's message.
+  template <class T, std::size_t Rank, class Name>
+  static IconLayoutView<T, Rank, memory_space> icon_layout_view(
+      T* data, const std::array<std::size_t, Rank>& e, std::size_t ld, const Name& name) {
+    std::size_t size = 1;
+    for (const auto x : e) size *= x;
+    const bool valid = (size == 0 || data != nullptr) && ld >= e[0] && (Rank < 3 || ld == e[0]);
+    if (!valid)
+      return view_of_external<T, Rank, memory_space>(name(), data, {e.begin(), e.end()}, ld);
+    using Out = IconLayoutView<T, Rank, memory_space>;
+    if constexpr (Rank == 1) {
+      return Out(data, e[0]);
+    } else if constexpr (Rank == 2) {
+      const Out full(data, ld, e[1]);
+      return Kokkos::subview(full, std::make_pair(std::size_t(0), e[0]), Kokkos::ALL());
+    } else {
+      return Out(data, e[0], e[1], e[2]);
+    }
+  }
+
+  template <class V, std::size_t Rank>
+  static V allocate_field(const char* name, const std::array<std::size_t, Rank>& e) {
+    const auto alloc =
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("icondiff::boundary::") + name);
+    if constexpr (Rank == 1)
+      return V(alloc, e[0]);
+    else if constexpr (Rank == 2)
+      return V(alloc, e[0], e[1]);
+    else
+      return V(alloc, e[0], e[1], e[2]);
+  }
+
+  void convert(const ExecSpace& space, bool into_fields) const {
+    std::size_t f = 0;
+    Fields::for_each_field(
+        [&](const FieldSpec& spec, const auto& field) {
+          using V = std::decay_t<decltype(field)>;
+          using T = typename V::non_const_value_type;
+          const ExternalArray& a = bound_[f++];
+          if (a.leading_dimension == 0) return;  // not bound
+          std::array<std::size_t, V::rank> e{};
+          for (unsigned r = 0; r < V::rank; ++r) e[r] = field.extent(r);
+          const auto caller =
+              icon_layout_view<T>(static_cast<T*>(const_cast<void*>(a.data)), e,
+                                  a.leading_dimension, [&] { return std::string(spec.name); });
+          if (into_fields)
+            copy_across_layouts(from_caller_label, space, field, caller);
+          else
+            copy_across_layouts(to_caller_label, space, caller, field);
+        },
+        fields_);
+  }
+
+  /// Stands for a null pointer the caller did pass (an empty field's array) in bind's Arrays,
+  /// where null means "absent".
+  static inline const char null_array_marker = 0;
+  static inline const std::string from_caller_label = "icondiff::boundary::from_caller";
+  static inline const std::string to_caller_label = "icondiff::boundary::to_caller";
+
+  bool zero_copy_only_ = false;  ///< wrap_external_state: refuse what needs a conversion
+  Fields fields_;
+  Fields own_;    ///< storage of the converted fields, kept across binds
+  Arrays bound_;  ///< the caller's array per converted field (leading_dimension 0: none)
+};
+
+/// Wraps the arrays of `arrays` (by field name) as the fields of `State<MemorySpace>` without
+/// copying (ExternalState::bind's checks and messages). Only fields in ICON's layout can be
+/// wrapped: with level-fastest fields a (points, levels) array is refused with ConfigError, and
+/// callers that must work in every layout use ExternalState.
+template <template <class> class State, class MemorySpace>
+State<MemorySpace> wrap_external_state(const std::map<std::string, ExternalArray>& arrays,
+                                       const FieldSizes& sizes, const std::string& what,
+                                       bool zdiffusion = true) {
+  using Bound = ExternalState<State, typename MemorySpace::execution_space>;
+  Bound bound{typename Bound::ZeroCopyOnly{}};
+  bound.bind(arrays, sizes, what, zdiffusion);
+  return bound.fields();
+}
+
+/// Owned copies in `To` (FieldLayout) of the fields of State from `arrays` in `From` (ICON's
+/// layout, any leading dimension), with wrap_external_state's checks (labels "<scope><field>").
+template <template <class> class State, class To, class From>
+State<To> copy_external_state(const std::map<std::string, ExternalArray>& arrays,
+                              const FieldSizes& sizes, const std::string& what,
+                              const std::string& scope, bool zdiffusion = true,
+                              MissingArrays missing = MissingArrays::Refused) {
+  ExternalState<State, typename From::execution_space> bound;
+  bound.bind(arrays, sizes, what, zdiffusion, missing);
+  const typename From::execution_space space;
+  bound.copy_in(space);
+  space.fence();
+  State<To> out;
+  State<To>::for_each_field([&](const FieldSpec& spec, auto& to,
+                                const auto& from) { to = copy_view<To>(scope + spec.name, from); },
+                            out, bound.fields());
+  return out;
+}
+
+}  // namespace icondiff
