@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -65,27 +66,50 @@ DiffusionDiagnosticState<M>& own_diagnostics(icondiff_diffusion& d) {
   return d.own_diagnostics;
 }
 
-/// Binds the caller's vn, w, theta_v and exner (checked arguments) to d.caller_prognostic.
+/// The position of field `name` in State's field list (ExternalState::Arrays); no allocation.
+template <template <class> class State>
+std::size_t field_index(const char* name) {
+  const auto& specs = State<M>::field_specs();
+  for (std::size_t f = 0; f < specs.size(); ++f)
+    if (std::strcmp(specs[f].name, name) == 0) return f;
+  throw Error(std::string("no field ") + name);  // a renamed field: a bug, not bad input
+}
+
+/// What a run's binding errors start with.
+const char* run_prefix() {
+  static const std::string prefix = std::string(diffusion_run_name) + ":";
+  return prefix.c_str();
+}
+
+/// Binds the caller's vn, w, theta_v and exner (checked arguments) to d.caller_prognostic. No
+/// heap allocation (a regular call leaves the heap untouched).
 DiffusionPrognosticState<M>& bind_prognostic(icondiff_diffusion& d, const icondiff_run_args& a) {
-  d.caller_prognostic.bind({{"vn", external<wp>(a.vn)},
-                            {"w", external<wp>(a.w)},
-                            {"theta_v", external<wp>(a.theta_v)},
-                            {"exner", external<wp>(a.exner)}},
-                           d.inputs.sizes(), std::string(diffusion_run_name) + ":");
+  using Bound = decltype(d.caller_prognostic);
+  typename Bound::Arrays arrays{};
+  arrays.at(field_index<DiffusionPrognosticState>("vn")) = external<wp>(a.vn);
+  arrays.at(field_index<DiffusionPrognosticState>("w")) = external<wp>(a.w);
+  arrays.at(field_index<DiffusionPrognosticState>("theta_v")) = external<wp>(a.theta_v);
+  arrays.at(field_index<DiffusionPrognosticState>("exner")) = external<wp>(a.exner);
+  d.caller_prognostic.bind(arrays, d.inputs.sizes(), run_prefix());
   return d.caller_prognostic.fields();
 }
 
 /// Binds the diagnostics the caller passes to d.caller_diagnostic; the others are icondiff's own.
 DiffusionDiagnosticState<M>& bind_diagnostics(icondiff_diffusion& d, const icondiff_run_args& a) {
-  std::map<std::string, ExternalArray> given;
-  const std::pair<const char*, const icondiff_array*> arrays[] = {
+  using Bound = decltype(d.caller_diagnostic);
+  typename Bound::Arrays arrays{};
+  const std::pair<const char*, const icondiff_array*> given[] = {
       {"hdef_ic", &a.hdef_ic}, {"div_ic", &a.div_ic}, {"dwdx", &a.dwdx}, {"dwdy", &a.dwdy}};
-  for (const auto& [name, array] : arrays)
-    if (array->data != nullptr) given[name] = external<vp>(*array);
-  d.caller_diagnostic.bind(given, d.inputs.sizes(), std::string(diffusion_run_name) + ":", true,
-                           MissingArrays::Empty);
+  bool all_given = true;
+  for (const auto& [name, array] : given) {
+    if (array->data != nullptr)
+      arrays.at(field_index<DiffusionDiagnosticState>(name)) = external<vp>(*array);
+    else
+      all_given = false;
+  }
+  d.caller_diagnostic.bind(arrays, d.inputs.sizes(), run_prefix(), true, MissingArrays::Empty);
   DiffusionDiagnosticState<M>& diagnostic = d.caller_diagnostic.fields();
-  if (given.size() < std::size(arrays)) {
+  if (!all_given) {
     const DiffusionDiagnosticState<M>& own = own_diagnostics(d);
     DiffusionDiagnosticState<M>::for_each_field(
         [](const FieldSpec&, auto& field, const auto& mine) {
