@@ -9,6 +9,7 @@
 #include <icondiff/core/types.hpp>
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -160,9 +161,30 @@ FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
     return view;
 }
 
+namespace detail {
+/// copy_across_layouts' kernel body: one point, all its slots and levels. A functor, not a
+/// lambda: nvcc refuses extended lambdas whose captures are first used in `if constexpr`.
+template <class To, class From>
+struct CopyAcrossLayouts {
+  To to;
+  From from;
+  int n1, n2;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if constexpr (To::rank == 1) {
+      to(i) = from(i);
+    } else if constexpr (To::rank == 2) {
+      for (int k = 0; k < n1; ++k) to(i, k) = from(i, k);
+    } else {
+      for (int j = 0; j < n1; ++j)
+        for (int k = 0; k < n2; ++k) to(i, j, k) = from(i, j, k);
+    }
+  }
+};
+}  // namespace detail
+
 /// Copies `from` into `to` (same extents, same memory space, any two layouts) with one kernel
-/// `label` on `space`: one work item per point, which walks its slots and levels, so
-/// a CPU thread reads and writes whole cache lines in either layout.
+/// `label` on `space`: one work item per point, which walks its slots and levels, so a CPU thread
+/// reads and writes whole cache lines in either layout.
 template <class ExecSpace, class To, class From>
 void copy_across_layouts(const std::string& label, const ExecSpace& space, const To& to,
                          const From& from) {
@@ -180,17 +202,7 @@ void copy_across_layouts(const std::string& label, const ExecSpace& space, const
   const int n2 = To::rank > 2 ? static_cast<int>(to.extent(2)) : 1;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(to.extent(0))),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        if constexpr (To::rank == 1) {
-          to(i) = from(i);
-        } else if constexpr (To::rank == 2) {
-          for (int k = 0; k < n1; ++k) to(i, k) = from(i, k);
-        } else {
-          for (int j = 0; j < n1; ++j)
-            for (int k = 0; k < n2; ++k) to(i, j, k) = from(i, j, k);
-        }
-      });
-  (void)n2;
+      detail::CopyAcrossLayouts<To, From>{to, from, n1, n2});
 }
 
 /// A fresh field View (FieldLayout, contiguous) in `To` with the extents and contents of `from`,
