@@ -22,9 +22,12 @@
 #include <mpi.h>
 #include <netcdf.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -246,14 +249,31 @@ std::vector<std::string> differences(const std::string& a_path, const std::strin
   return out;
 }
 
-/// A folder every rank sees (the root's temporary directory name).
+/// A new, empty folder every rank sees: made by the root (mkdtemp, so no other run, earlier or
+/// concurrent, shares it) and its name broadcast.
 std::string shared_directory(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() /
-      ("icondiff-test-mpi-ugrid-" + name + "-" + std::to_string(mpi_size(MPI_COMM_WORLD)));
-  if (mpi_rank(MPI_COMM_WORLD) == 0) std::filesystem::create_directories(dir);
-  MPI_Barrier(MPI_COMM_WORLD);
-  return dir.string();
+  std::string dir;
+  if (mpi_rank(MPI_COMM_WORLD) == 0) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / ("icondiff-test-mpi-ugrid-" + name + "-XXXXXX"))
+            .string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern);
+    dir = pattern;
+  }
+  int length = static_cast<int>(dir.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  dir.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(dir.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return dir;
+}
+
+/// The entries of a folder, by name (shown when a check on them fails).
+std::vector<std::string> entries_of(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 TEST(MpiUgridOutput, EveryRankWritingItsPartEqualsOneProcessWritingTheWholeGrid) {
@@ -285,9 +305,8 @@ TEST(MpiUgridOutput, EveryRankWritingItsPartEqualsOneProcessWritingTheWholeGrid)
       const auto diff = differences(one, all);
       EXPECT_TRUE(diff.empty()) << ::testing::PrintToString(diff);
       // Nothing but the two files: no temporary left behind.
-      std::size_t files = 0;
-      for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
-      EXPECT_EQ(files, 2u * static_cast<std::size_t>(n));
+      const auto names = entries_of(dir);
+      EXPECT_EQ(names.size(), 2u * static_cast<std::size_t>(n)) << ::testing::PrintToString(names);
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
@@ -317,7 +336,8 @@ TEST(MpiUgridOutput, AFieldOfTheWrongSizeOnOneRankFailsOnEveryRankAndLeavesNoFil
   }  // not closed: the destructor (collective) removes the temporary
   MPI_Barrier(MPI_COMM_WORLD);
   if (s.rank == 0) {
-    EXPECT_TRUE(std::filesystem::is_empty(dir)) << "a file was left in " << dir;
+    EXPECT_TRUE(std::filesystem::is_empty(dir))
+        << "left in " << dir << ": " << ::testing::PrintToString(entries_of(dir));
     std::filesystem::remove_all(dir);
   }
 }
