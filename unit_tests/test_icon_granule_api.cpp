@@ -3,6 +3,7 @@
 // labelled icondiff::), results equal the C++ path bit for bit with padding rows untouched, and
 // every bad argument comes back as a status and a message naming the argument and both sizes.
 // The Fortran side of the same API is tested by fortran_bindings/test/test_fortran_granule.f90.
+#include "support/heap_counter.hpp"
 #include "support/icon_api_arrays.hpp"
 #include "support/icon_arrays_case.hpp"
 
@@ -91,6 +92,24 @@ TEST(icon_granule_api, run_is_zero_copy_and_equals_the_cpp_path) {
   int calls = 0;
   EXPECT_EQ(icondiff_diffusion_calls(h.granule, &calls), ICONDIFF_OK);
   EXPECT_EQ(calls, steps);
+}
+
+TEST(icon_granule_api, a_run_leaves_the_heap_untouched) {
+  IconArrays a("generate:R2B2", 8);
+  Handles h(a);
+  a.run.linit = 1;
+  ASSERT_EQ(icondiff_diffusion_run(h.granule, &a.run), ICONDIFF_OK) << icondiff_last_error();
+  a.run.linit = 0;
+  ASSERT_EQ(icondiff_diffusion_run(h.granule, &a.run), ICONDIFF_OK) << icondiff_last_error();
+  std::size_t allocations = 0;
+  int status = 0;
+  {
+    test::HeapCounter heap;
+    status = icondiff_diffusion_run(h.granule, &a.run);
+    allocations = heap.count();
+  }
+  ASSERT_EQ(status, ICONDIFF_OK) << icondiff_last_error();
+  EXPECT_EQ(allocations, 0u) << "heap allocations in a diffusion_run call";
 }
 
 TEST(icon_granule_api, absent_diagnostics_are_allocated_once) {

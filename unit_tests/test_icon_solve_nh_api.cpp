@@ -3,6 +3,7 @@
 // substeps with ICON's time-level swaps, with and without the optional IAU increments, beside a
 // diffusion granule of the same grid; and every documented refusal, each naming what is wrong.
 #include "support/grid_files.hpp"
+#include "support/heap_counter.hpp"
 #include "support/icon_solve_nh_api_arrays.hpp"
 
 // The handles' private definition (src/capi), to see which Views two granules share.
@@ -91,6 +92,32 @@ TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnAGlobalGrid) {
 TEST(SolveNhApi, EqualsTheCppGranuleBitForBitOnALimitedAreaGrid) {
   ICONDIFF_REAL_GRID_OR_SKIP(lam, lam_r19b04);  // with boundary tendencies
   expect_equal_to_cpp_granule(lam);
+}
+
+TEST(SolveNhApi, ARunLeavesTheHeapUntouched) {
+  IconArrays arrays("generate:R2B1", 6, 0, 1, /*solve_nh=*/true);
+  IconSolveNhArrays s(arrays, /*increments=*/true);
+  SolveNhHandles h;
+  ASSERT_EQ(icondiff_icon_grid_create(&arrays.grid, &h.grid), ICONDIFF_OK);
+  ASSERT_EQ(icondiff_solve_nh_create(h.grid, &s.init, &h.granule), ICONDIFF_OK)
+      << icondiff_last_error();
+  // The first substep of a step and a later one (velocity advection's predictor differs), each
+  // once before counting (a level-fastest build makes its own fields on the first call).
+  const icondiff_solve_nh_run_args first = s.arguments_for(0, 0, substeps, dtime);
+  const icondiff_solve_nh_run_args later = s.arguments_for(0, 1, substeps, dtime);
+  ASSERT_EQ(icondiff_solve_nh_run(h.granule, &first), ICONDIFF_OK) << icondiff_last_error();
+  ASSERT_EQ(icondiff_solve_nh_run(h.granule, &later), ICONDIFF_OK) << icondiff_last_error();
+  std::size_t allocations = 0;
+  int first_status = 0, later_status = 0;
+  {
+    HeapCounter heap;
+    first_status = icondiff_solve_nh_run(h.granule, &first);
+    later_status = icondiff_solve_nh_run(h.granule, &later);
+    allocations = heap.count();
+  }
+  ASSERT_EQ(first_status, ICONDIFF_OK) << icondiff_last_error();
+  ASSERT_EQ(later_status, ICONDIFF_OK) << icondiff_last_error();
+  EXPECT_EQ(allocations, 0u) << "heap allocations in two solve_nh_run calls";
 }
 
 TEST(SolveNhApi, SharesTheStaticFieldsADiffusionGranuleOfTheGridHolds) {

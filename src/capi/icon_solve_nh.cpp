@@ -13,8 +13,11 @@
 
 #include <icondiff_c.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -31,21 +34,18 @@ constexpr const char* location_points(Location l) {
 }
 
 /// SIZE(x, 1) >= the location's points, then exactly the slots and levels of the field `spec`
-/// ("nlev" or "nlev + 1").
+/// ("nlev" or "nlev + 1"). No allocation unless it throws (solve_nh_run checks every call).
 void check_field_array(const icondiff_array& a, const char* f, const char* name,
                        const FieldSpec& spec, const FieldSizes& sizes) {
-  const auto e = field_extents(spec, sizes);
-  const long points = static_cast<long>(e[0]);
+  const auto extent = [&](unsigned r) { return static_cast<long>(field_extent(spec, sizes, r)); };
+  const int rank = spec.rank();
+  const Extent points = at_least(extent(0), location_points(spec.location));
   const char* level_meaning = spec.levels == Levels::Half ? "nlev + 1" : "nlev";
-  if (e.size() == 1)
-    return check_array(a, f, name, {at_least(points, location_points(spec.location))});
+  if (rank == 1) return check_array(a, f, name, {points});
   const bool slots = spec.neighbours != Neighbours::None;
-  const Extent second = exactly(static_cast<long>(e[1]), slots ? "neighbours" : level_meaning);
-  if (e.size() == 2)
-    return check_array(a, f, name, {at_least(points, location_points(spec.location)), second});
-  check_array(a, f, name,
-              {at_least(points, location_points(spec.location)), second,
-               exactly(static_cast<long>(e[2]), level_meaning)});
+  const Extent second = exactly(extent(1), slots ? "neighbours" : level_meaning);
+  if (rank == 2) return check_array(a, f, name, {points, second});
+  check_array(a, f, name, {points, second, exactly(extent(2), level_meaning)});
 }
 
 /// Every value of the copied field on its points is finite, else InvalidArgument naming the
@@ -304,57 +304,59 @@ LevelProfile<M> profile(const icondiff_array& a, const char* name, int levels, b
   return to_memory_space(host, name);
 }
 
-/// The caller's argument of a run field (spec.icon4py_name is the binding argument; the
-/// prognostic fields' is "w_now/w_new").
+/// An array argument of solve_nh_run (spec.icon4py_name is the binding argument of a run field;
+/// the prognostic fields' is "w_now/w_new").
 struct RunArray {
   const char* name;
-  const icondiff_array* array;
+  icondiff_array icondiff_solve_nh_run_args::*member;
   bool output;
   bool one_value = false;  ///< max_vcfl_size1_array: one double, whatever its unused extents
 };
 
-std::vector<RunArray> run_arrays(const icondiff_solve_nh_run_args& a) {
-  return {{"rho_now", &a.rho_now, false},
-          {"rho_new", &a.rho_new, true},
-          {"exner_now", &a.exner_now, false},
-          {"exner_new", &a.exner_new, true},
-          {"w_now", &a.w_now, false},
-          {"w_new", &a.w_new, true},
-          {"theta_v_now", &a.theta_v_now, false},
-          {"theta_v_new", &a.theta_v_new, true},
-          {"vn_now", &a.vn_now, false},
-          {"vn_new", &a.vn_new, true},
-          {"w_concorr_c", &a.w_concorr_c, true},
-          {"ddt_vn_apc_ntl1", &a.ddt_vn_apc_ntl1, true},
-          {"ddt_vn_apc_ntl2", &a.ddt_vn_apc_ntl2, true},
-          {"ddt_w_adv_ntl1", &a.ddt_w_adv_ntl1, true},
-          {"ddt_w_adv_ntl2", &a.ddt_w_adv_ntl2, true},
-          {"theta_v_ic", &a.theta_v_ic, true},
-          {"rho_ic", &a.rho_ic, true},
-          {"exner_pr", &a.exner_pr, true},
-          {"exner_dyn_incr", &a.exner_dyn_incr, true},
-          {"ddt_exner_phy", &a.ddt_exner_phy, false},
-          {"grf_tend_rho", &a.grf_tend_rho, false},
-          {"grf_tend_thv", &a.grf_tend_thv, false},
-          {"grf_tend_w", &a.grf_tend_w, false},
-          {"mass_fl_e", &a.mass_fl_e, true},
-          {"ddt_vn_phy", &a.ddt_vn_phy, false},
-          {"grf_tend_vn", &a.grf_tend_vn, false},
-          {"vn_ie", &a.vn_ie, true},
-          {"vt", &a.vt, true},
-          {"vn_incr", &a.vn_incr, false},
-          {"rho_incr", &a.rho_incr, false},
-          {"exner_incr", &a.exner_incr, false},
-          {"mass_flx_me", &a.mass_flx_me, true},
-          {"mass_flx_ic", &a.mass_flx_ic, true},
-          {"vol_flx_ic", &a.vol_flx_ic, true},
-          {"vn_traj", &a.vn_traj, true}};
-}
+/// Every array argument of solve_nh_run. max_vcfl_size1_array is read before the substep and
+/// written after it: an output too.
+constexpr RunArray run_argument_table[] = {
+    {"rho_now", &icondiff_solve_nh_run_args::rho_now, false},
+    {"rho_new", &icondiff_solve_nh_run_args::rho_new, true},
+    {"exner_now", &icondiff_solve_nh_run_args::exner_now, false},
+    {"exner_new", &icondiff_solve_nh_run_args::exner_new, true},
+    {"w_now", &icondiff_solve_nh_run_args::w_now, false},
+    {"w_new", &icondiff_solve_nh_run_args::w_new, true},
+    {"theta_v_now", &icondiff_solve_nh_run_args::theta_v_now, false},
+    {"theta_v_new", &icondiff_solve_nh_run_args::theta_v_new, true},
+    {"vn_now", &icondiff_solve_nh_run_args::vn_now, false},
+    {"vn_new", &icondiff_solve_nh_run_args::vn_new, true},
+    {"w_concorr_c", &icondiff_solve_nh_run_args::w_concorr_c, true},
+    {"ddt_vn_apc_ntl1", &icondiff_solve_nh_run_args::ddt_vn_apc_ntl1, true},
+    {"ddt_vn_apc_ntl2", &icondiff_solve_nh_run_args::ddt_vn_apc_ntl2, true},
+    {"ddt_w_adv_ntl1", &icondiff_solve_nh_run_args::ddt_w_adv_ntl1, true},
+    {"ddt_w_adv_ntl2", &icondiff_solve_nh_run_args::ddt_w_adv_ntl2, true},
+    {"theta_v_ic", &icondiff_solve_nh_run_args::theta_v_ic, true},
+    {"rho_ic", &icondiff_solve_nh_run_args::rho_ic, true},
+    {"exner_pr", &icondiff_solve_nh_run_args::exner_pr, true},
+    {"exner_dyn_incr", &icondiff_solve_nh_run_args::exner_dyn_incr, true},
+    {"ddt_exner_phy", &icondiff_solve_nh_run_args::ddt_exner_phy, false},
+    {"grf_tend_rho", &icondiff_solve_nh_run_args::grf_tend_rho, false},
+    {"grf_tend_thv", &icondiff_solve_nh_run_args::grf_tend_thv, false},
+    {"grf_tend_w", &icondiff_solve_nh_run_args::grf_tend_w, false},
+    {"mass_fl_e", &icondiff_solve_nh_run_args::mass_fl_e, true},
+    {"ddt_vn_phy", &icondiff_solve_nh_run_args::ddt_vn_phy, false},
+    {"grf_tend_vn", &icondiff_solve_nh_run_args::grf_tend_vn, false},
+    {"vn_ie", &icondiff_solve_nh_run_args::vn_ie, true},
+    {"vt", &icondiff_solve_nh_run_args::vt, true},
+    {"vn_incr", &icondiff_solve_nh_run_args::vn_incr, false},
+    {"rho_incr", &icondiff_solve_nh_run_args::rho_incr, false},
+    {"exner_incr", &icondiff_solve_nh_run_args::exner_incr, false},
+    {"mass_flx_me", &icondiff_solve_nh_run_args::mass_flx_me, true},
+    {"mass_flx_ic", &icondiff_solve_nh_run_args::mass_flx_ic, true},
+    {"vol_flx_ic", &icondiff_solve_nh_run_args::vol_flx_ic, true},
+    {"vn_traj", &icondiff_solve_nh_run_args::vn_traj, true},
+    {"max_vcfl_size1_array", &icondiff_solve_nh_run_args::max_vcfl_size1_array, true, true}};
 
-const RunArray& run_array(const std::vector<RunArray>& arrays, const std::string& name) {
-  for (const RunArray& r : arrays)
+const RunArray& run_argument(const std::string& name) {
+  for (const RunArray& r : run_argument_table)
     if (name == r.name) return r;
-  throw Error("solve_nh_run: no argument " + name);
+  throw Error("solve_nh_run: no argument " + name);  // a renamed field: a bug, not bad input
 }
 
 /// The argument of field `spec` of a run state: `slot` 0 (now) or 1 (new) of "x_now/x_new".
@@ -365,34 +367,59 @@ std::string argument_name(const FieldSpec& spec, int slot) {
   return slot == 0 ? names.substr(0, slash) : names.substr(slash + 1);
 }
 
-/// Binds the caller's arrays to the fields of State (absent optional ones empty).
+/// The argument of each field of State (in field_specs() order) for `slot`, looked up by name
+/// once, so that a call finds its arrays without building names or touching the heap.
 template <template <class> class State>
-void bind(ExternalState<State, Space>& bound, const std::vector<RunArray>& arrays,
+const std::array<const RunArray*, State<M>::num_fields>& state_arguments(int slot) {
+  using Table = std::array<const RunArray*, State<M>::num_fields>;
+  static const std::array<Table, 2> by_slot = [] {
+    std::array<Table, 2> t{};
+    for (int s = 0; s < 2; ++s)
+      for (std::size_t f = 0; f < t[s].size(); ++f)
+        t[s][f] = &run_argument(argument_name(State<M>::field_specs()[f], s));
+    return t;
+  }();
+  return by_slot.at(static_cast<std::size_t>(slot));
+}
+
+/// What a run's binding errors start with.
+const char* run_prefix() {
+  static const std::string prefix = std::string(solve_nh_run_name) + ":";
+  return prefix.c_str();
+}
+
+/// Binds the caller's arrays to the fields of State (absent optional ones empty). No heap
+/// allocation (unless it throws, or level-fastest fields meet new extents).
+template <template <class> class State>
+void bind(ExternalState<State, Space>& bound, const icondiff_solve_nh_run_args& a,
           const FieldSizes& sizes, int slot) {
-  std::map<std::string, ExternalArray> external_arrays;
-  for (const FieldSpec& spec : State<M>::field_specs()) {
-    const icondiff_array& a = *run_array(arrays, argument_name(spec, slot)).array;
-    if (a.data != nullptr)
-      external_arrays[spec.name] = {a.data, static_cast<std::size_t>(a.size[0]), sizeof(double)};
+  typename ExternalState<State, Space>::Arrays arrays{};
+  const auto& arguments = state_arguments<State>(slot);
+  for (std::size_t f = 0; f < arguments.size(); ++f) {
+    const icondiff_array& x = a.*(arguments[f]->member);
+    if (x.data != nullptr)
+      arrays[f] = {x.data, static_cast<std::size_t>(x.size[0]), sizeof(double)};
   }
-  bound.bind(external_arrays, sizes, std::string(solve_nh_run_name) + ":");
+  bound.bind(arrays, sizes, run_prefix());
 }
 
 /// Every output must be an array of its own, apart from every other argument.
-void check_no_overlap(const std::vector<RunArray>& arrays) {
+void check_no_overlap(const icondiff_solve_nh_run_args& a) {
   // Extents: SIZE(x, 1) * SIZE(x, 2) doubles (checked before), one for max_vcfl_size1_array.
-  const auto bounds = [](const RunArray& r) {
-    const icondiff_array& x = *r.array;
+  const auto bounds = [&a](const RunArray& r) {
+    const icondiff_array& x = a.*r.member;
     const auto begin = reinterpret_cast<std::uintptr_t>(x.data);
     const auto count = r.one_value ? std::uintptr_t(1)
                                    : static_cast<std::uintptr_t>(x.size[0]) *
                                          static_cast<std::uintptr_t>(x.size[1]);
     return std::make_pair(begin, begin + count * sizeof(double));
   };
-  for (std::size_t i = 0; i < arrays.size(); ++i)
-    for (std::size_t j = i + 1; j < arrays.size(); ++j) {
-      const RunArray &x = arrays[i], &y = arrays[j];
-      if (x.array->data == nullptr || y.array->data == nullptr || !(x.output || y.output)) continue;
+  const std::size_t n = std::size(run_argument_table);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const RunArray &x = run_argument_table[i], &y = run_argument_table[j];
+      if ((a.*x.member).data == nullptr || (a.*y.member).data == nullptr || !(x.output || y.output))
+        continue;
       const auto [xb, xe] = bounds(x);
       const auto [yb, ye] = bounds(y);
       if (xb < ye && yb < xe)
@@ -563,22 +590,20 @@ void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_sol
   check_alive(&s, f);
   if ((a.on_gpu != 0) != s.on_gpu) check_memory(f, a.on_gpu != 0);
   const FieldSizes sizes = s.inputs.sizes();
-  const std::vector<RunArray> arrays = run_arrays(a);
-  const auto check_state = [&](const auto& specs, int slot) {
-    for (const FieldSpec& spec : specs) {
-      const std::string name = argument_name(spec, slot);
-      const icondiff_array& x = *run_array(arrays, name).array;
-      if (spec.presence == Presence::IfAvailable &&
-          std::string(spec.name).find("iau") != std::string::npos && x.data == nullptr &&
-          x.size[0] != -1)
+  const auto check_state = [&](const auto& specs, const auto& arguments) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const FieldSpec& spec = specs[i];
+      const icondiff_array& x = a.*(arguments[i]->member);
+      if (spec.presence == Presence::IfAvailable && std::strstr(spec.name, "iau") != nullptr &&
+          x.data == nullptr && x.size[0] != -1)
         continue;  // an absent IAU increment: ICON4Py's zeros
-      check_field_array(x, f, name.c_str(), spec, sizes);
+      check_field_array(x, f, arguments[i]->name, spec, sizes);
     }
   };
-  check_state(SolveNhPrognosticState<M>::field_specs(), 0);
-  check_state(SolveNhPrognosticState<M>::field_specs(), 1);
-  check_state(SolveNhDiagnosticState<M>::field_specs(), 0);
-  check_state(SolveNhPrepAdvection<M>::field_specs(), 0);
+  check_state(SolveNhPrognosticState<M>::field_specs(), state_arguments<SolveNhPrognosticState>(0));
+  check_state(SolveNhPrognosticState<M>::field_specs(), state_arguments<SolveNhPrognosticState>(1));
+  check_state(SolveNhDiagnosticState<M>::field_specs(), state_arguments<SolveNhDiagnosticState>(0));
+  check_state(SolveNhPrepAdvection<M>::field_specs(), state_arguments<SolveNhPrepAdvection>(0));
   check_array(a.max_vcfl_size1_array, f, "max_vcfl_size1_array", {exactly(1, "1")});
   if (!(a.dtime > 0.0) || !std::isfinite(a.dtime))
     throw InvalidArgument(
@@ -604,10 +629,7 @@ void check_solve_nh_run_arguments(const icondiff_solve_nh& s, const icondiff_sol
       (a.vn_incr.data == nullptr || a.rho_incr.data == nullptr || a.exner_incr.data == nullptr))
     throw InvalidArgument(
         fmt::format("{}: is_iau_active is set, but vn_incr, rho_incr or exner_incr is absent", f));
-  // max_vcfl_size1_array is read before the substep and written after it: an output too.
-  std::vector<RunArray> with_max_vcfl = arrays;
-  with_max_vcfl.push_back({"max_vcfl_size1_array", &a.max_vcfl_size1_array, true, true});
-  check_no_overlap(with_max_vcfl);
+  check_no_overlap(a);
 }
 
 void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a) {
@@ -615,11 +637,10 @@ void run_solve_nh(icondiff_solve_nh& s, const icondiff_solve_nh_run_args& a) {
   static const std::string wait_label = "icondiff::capi::solve_nh_run::caller_queues";
   wait_for_caller_queues(wait_label);
   const FieldSizes sizes = s.inputs.sizes();
-  const std::vector<RunArray> arrays = run_arrays(a);
-  bind(s.caller_now, arrays, sizes, 0);
-  bind(s.caller_next, arrays, sizes, 1);
-  bind(s.caller_diagnostic, arrays, sizes, 0);
-  bind(s.caller_prep_adv, arrays, sizes, 0);
+  bind(s.caller_now, a, sizes, 0);
+  bind(s.caller_next, a, sizes, 1);
+  bind(s.caller_diagnostic, a, sizes, 0);
+  bind(s.caller_prep_adv, a, sizes, 0);
   const auto& now = s.caller_now.fields();
   const auto& next = s.caller_next.fields();
   auto& diagnostic = s.caller_diagnostic.fields();

@@ -8,6 +8,7 @@
 #include <icondiff/grid/skip_values.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace icondiff {
 
@@ -134,23 +135,24 @@ ProgramDomain Dycore<ExecSpace>::contravariant_correction_domain() const {
 
 template <class ExecSpace>
 void Dycore<ExecSpace>::check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile,
-                                      const char* name, const std::string& program) const {
+                                      const char* name, const std::string_view program) const {
   if (profile.extent(0) != static_cast<std::size_t>(inputs_.nlev))
-    throw InvalidArgument(program + " " + name + " has extents (" +
+    throw InvalidArgument(std::string(program) + " " + name + " has extents (" +
                           std::to_string(profile.extent(0)) + "), expected (" +
                           std::to_string(inputs_.nlev) + ")");
 }
 
 template <class ExecSpace>
 void Dycore<ExecSpace>::check_domain(const ProgramDomain& domain, const index_t points,
-                                     const int levels, const std::string& program) const {
+                                     const int levels, const std::string_view program) const {
   if (domain.horizontal.start < 0 || domain.horizontal.end > points || domain.vertical_start < 0 ||
       domain.vertical_end > levels)
     throw InvalidArgument(
-        "dycore: " + program + " domain [" + std::to_string(domain.horizontal.start) + ", " +
-        std::to_string(domain.horizontal.end) + ") x [" + std::to_string(domain.vertical_start) +
-        ", " + std::to_string(domain.vertical_end) + ") lies outside the grid (" +
-        std::to_string(points) + " points, " + std::to_string(levels) + " levels)");
+        "dycore: " + std::string(program) + " domain [" + std::to_string(domain.horizontal.start) +
+        ", " + std::to_string(domain.horizontal.end) + ") x [" +
+        std::to_string(domain.vertical_start) + ", " + std::to_string(domain.vertical_end) +
+        ") lies outside the grid (" + std::to_string(points) + " points, " +
+        std::to_string(levels) + " levels)");
 }
 
 template <class ExecSpace>

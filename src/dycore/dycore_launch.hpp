@@ -8,14 +8,15 @@
 #include <icondiff/dycore/dycore_labels.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace icondiff {
 
 /// The surface extrapolation (ICON4Py's _extrapolate_at_top on a domain's last level) reads the
 /// three levels above it: a non-empty domain must end at level 4 or below.
-inline void check_surface_extrapolation(const ProgramDomain& domain, const std::string& program) {
+inline void check_surface_extrapolation(const ProgramDomain& domain, std::string_view program) {
   if (domain.vertical_end > domain.vertical_start && domain.vertical_end < 4)
-    throw InvalidArgument("dycore: " + program +
+    throw InvalidArgument("dycore: " + std::string(program) +
                           " vertical_end = " + std::to_string(domain.vertical_end) +
                           ": its last level extrapolates from the three levels above it, so "
                           "vertical_end must be at least 4");
@@ -29,8 +30,8 @@ void Dycore<ExecSpace>::run_point_program(const ExecSpace& space, const Argument
                                           const Location location, const int levels,
                                           const std::string& label, const Body& body,
                                           const Before& before) {
-  const std::string program = label.substr(dycore_labels::prefix.size());
-  check_state_extents(args, inputs_.sizes(), "dycore: " + program);
+  const std::string_view program = std::string_view(label).substr(dycore_labels::prefix.size());
+  check_state_extents(args, inputs_.sizes(), [&] { return "dycore: " + std::string(program); });
   const ProgramDomain domain = domain_override ? *domain_override : default_domain;
   const index_t points =
       location == Location::Cell ? inputs_.grid.num_cells : inputs_.grid.num_edges;

@@ -107,10 +107,11 @@ void SolveNonhydro<ExecSpace>::check_call(const SolveNhDiagnosticState<memory_sp
                                           const SolveNhPrepAdvection<memory_space>& prep_adv,
                                           const SolveNhStep& step) const {
   const FieldSizes sizes = dycore_.inputs().sizes();
-  check_state_extents(current, sizes, scope + "current prognostic state");
-  check_state_extents(next, sizes, scope + "next prognostic state");
-  check_state_extents(diagnostic, sizes, scope + "diagnostic state");
-  check_state_extents(prep_adv, sizes, scope + "prep_adv");
+  // Literals, not scope + ...: a substep's checks build no strings unless one fails.
+  check_state_extents(current, sizes, "solve_nh: current prognostic state");
+  check_state_extents(next, sizes, "solve_nh: next prognostic state");
+  check_state_extents(diagnostic, sizes, "solve_nh: diagnostic state");
+  check_state_extents(prep_adv, sizes, "solve_nh: prep_adv");
   if (!(step.dtime > 0) || !std::isfinite(step.dtime))
     throw InvalidArgument(scope + "dtime = " + std::to_string(step.dtime) +
                           ", expected a positive time step");

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 namespace icondiff {
 
@@ -19,10 +20,10 @@ namespace {
 /// The velocity-advection scalars: a positive finite dtime and finite scale factors
 /// (velocity_advection_scale_factors gives them).
 void check_scale_factors(const double dtime, const double cfl_w_limit, const double scalfac_exdiff,
-                         const std::string& program) {
+                         const std::string_view program) {
   if (!(dtime > 0) || !std::isfinite(dtime) || !std::isfinite(cfl_w_limit) ||
       !std::isfinite(scalfac_exdiff))
-    throw InvalidArgument("dycore: " + program + ": dtime = " + std::to_string(dtime) +
+    throw InvalidArgument("dycore: " + std::string(program) + ": dtime = " + std::to_string(dtime) +
                           ", cfl_w_limit = " + std::to_string(cfl_w_limit) +
                           ", scalfac_exdiff = " + std::to_string(scalfac_exdiff) +
                           ": expected a positive dtime and finite scale factors "

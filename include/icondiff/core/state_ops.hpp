@@ -10,15 +10,29 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace icondiff {
 
-/// Throws InvalidArgument naming the struct (`what`), the field, its extents and the expected
-/// ones, unless every field of `state` has the extents `sizes` give it and data. A field whose
-/// presence is ZDiffusion may be empty unless `zdiffusion`; IfAvailable fields may be empty.
-template <class State>
-void check_state_extents(const State& state, const FieldSizes& sizes, const std::string& what,
+namespace detail {
+/// A message prefix given as text, or as a callable that builds it (only when a check fails).
+template <class What>
+std::string describe(const What& what) {
+  if constexpr (std::is_invocable_v<const What&>)
+    return what();
+  else
+    return std::string(std::string_view(what));
+}
+}  // namespace detail
+
+/// Throws InvalidArgument naming the struct (`what`: text, or a callable returning it, built only
+/// on failure), the field, its extents and the expected ones, unless every field of `state` has
+/// the extents `sizes` give it and data. A field whose presence is ZDiffusion may be empty unless
+/// `zdiffusion`; IfAvailable fields may be empty. No allocation unless it throws (the granules
+/// check their states on every call).
+template <class State, class What>
+void check_state_extents(const State& state, const FieldSizes& sizes, const What& what,
                          bool zdiffusion = true) {
   State::for_each_field(
       [&](const FieldSpec& spec, const auto& view) {
@@ -35,7 +49,7 @@ void check_state_extents(const State& state, const FieldSizes& sizes, const std:
           n *= e;
         }
         if (!same || (n > 0 && view.data() == nullptr))
-          throw InvalidArgument(what + " " + spec.name + " has extents " +
+          throw InvalidArgument(detail::describe(what) + " " + spec.name + " has extents " +
                                 extents_string(view_extents(view)) +
                                 (view.data() == nullptr ? " and no data" : "") + ", expected " +
                                 extents_string(field_extents(spec, sizes)));

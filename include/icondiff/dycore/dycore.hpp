@@ -31,6 +31,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 
 namespace icondiff {
 
@@ -247,10 +248,11 @@ class Dycore {
       const ExecSpace& space, const Arguments& args, const ProgramDomain* domain,
       const ProgramDomain& default_domain, Location location, int levels, const std::string& label,
       const Body& body, const Before& before = [](const ProgramDomain&) {});
+  // `program` names the program in messages (a view: no allocation unless a check fails).
   void check_domain(const ProgramDomain& domain, index_t points, int levels,
-                    const std::string& program) const;
+                    std::string_view program) const;
   void check_profile(const Kokkos::View<wp*, FieldLayout, memory_space>& profile, const char* name,
-                     const std::string& program) const;
+                     std::string_view program) const;
 
   DycoreConfig config_;
   DycoreInputs<memory_space> inputs_;
