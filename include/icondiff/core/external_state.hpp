@@ -145,17 +145,10 @@ class ExternalState {
     std::size_t size = 1;
     for (const auto x : e) size *= x;
     const bool valid = (size == 0 || data != nullptr) && ld >= e[0] && (Rank < 3 || ld == e[0]);
+    // view_of_external throws with its message (and allocates) only for what is invalid.
     if (!valid)
       return view_of_external<T, Rank, memory_space>(name(), data, {e.begin(), e.end()}, ld);
-    using Out = IconLayoutView<T, Rank, memory_space>;
-    if constexpr (Rank == 1) {
-      return Out(data, e[0]);
-    } else if constexpr (Rank == 2) {
-      const Out full(data, ld, e[1]);
-      return Kokkos::subview(full, std::make_pair(std::size_t(0), e[0]), Kokkos::ALL());
-    } else {
-      return Out(data, e[0], e[1], e[2]);
-    }
+    return detail::icon_layout_view_of<T, Rank, memory_space>(data, e, ld);
   }
 
   template <class V, std::size_t Rank>

@@ -111,6 +111,28 @@ using IconLayoutView =
 /// the distance between consecutive slots/levels in elements (ICON's nproma with one block). A
 /// leading dimension > points is representable for rank 1 and 2 (a padded stride); a padded
 /// rank-3 field is refused with InvalidArgument (ICON's 3-D inputs are dense).
+namespace detail {
+/// The unmanaged View in ICON's layout over `data` with `extents` (points first) and
+/// `leading_dimension` >= points (dense when Rank is 3), without checks: callers check first
+/// (view_of_external, ExternalState::bind). No allocation.
+template <class T, std::size_t Rank, class MemorySpace>
+IconLayoutView<T, static_cast<int>(Rank), MemorySpace> icon_layout_view_of(
+    T* data, const std::array<std::size_t, Rank>& extents, std::size_t leading_dimension) {
+  using Out = IconLayoutView<T, static_cast<int>(Rank), MemorySpace>;
+  if constexpr (Rank == 1) {
+    return Out(data, extents[0]);
+  } else if constexpr (Rank == 2) {
+    // A LayoutLeft subview over a range of the first index keeps LayoutLeft with the padded
+    // stride.
+    const Out full(data, leading_dimension, extents[1]);
+    return Kokkos::subview(full, std::make_pair(std::size_t(0), extents[0]), Kokkos::ALL());
+  } else {
+    static_assert(Rank == 3, "fields have rank 1, 2 or 3");
+    return Out(data, extents[0], extents[1], extents[2]);
+  }
+}
+}  // namespace detail
+
 template <class T, int Rank, class MemorySpace>
 IconLayoutView<T, Rank, MemorySpace> view_of_external(const std::string& name, T* data,
                                                       const std::vector<std::size_t>& extents,
@@ -125,22 +147,13 @@ IconLayoutView<T, Rank, MemorySpace> view_of_external(const std::string& name, T
   if (leading_dimension < extents[0])
     throw InvalidArgument(name + ": leading dimension " + std::to_string(leading_dimension) +
                           " < number of points " + std::to_string(extents[0]));
-  using Out = IconLayoutView<T, Rank, MemorySpace>;
-  if constexpr (Rank == 1) {
-    return Out(data, extents[0]);
-  } else if constexpr (Rank == 2) {
-    // A LayoutLeft subview over a range of the first index keeps LayoutLeft with the padded
-    // stride.
-    const Out full(data, leading_dimension, extents[1]);
-    return Kokkos::subview(full, std::make_pair(std::size_t(0), extents[0]), Kokkos::ALL());
-  } else {
-    static_assert(Rank == 3, "fields have rank 1, 2 or 3");
-    if (leading_dimension != extents[0])
-      throw InvalidArgument(name + ": a 3-D field must be dense (leading dimension " +
-                            std::to_string(leading_dimension) + " != points " +
-                            std::to_string(extents[0]) + ")");
-    return Out(data, extents[0], extents[1], extents[2]);
-  }
+  if (Rank == 3 && leading_dimension != extents[0])
+    throw InvalidArgument(name + ": a 3-D field must be dense (leading dimension " +
+                          std::to_string(leading_dimension) + " != points " +
+                          std::to_string(extents[0]) + ")");
+  std::array<std::size_t, Rank> e{};
+  for (int r = 0; r < Rank; ++r) e[r] = extents[r];
+  return detail::icon_layout_view_of<T, Rank, MemorySpace>(data, e, leading_dimension);
 }
 
 /// Wraps memory someone else owns as a field View without a copy (view_of_external's checks).
