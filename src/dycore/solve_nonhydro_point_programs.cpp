@@ -151,8 +151,8 @@ void Dycore<ExecSpace>::compute_rayleigh_damping_factor(
     const ExecSpace& space, const double dtime,
     const Kokkos::View<wp*, FieldLayout, memory_space>& rayleigh_damping_factor) {
   static const std::string program = "compute_rayleigh_damping_factor";
-  check_profile(rayleigh_damping_factor, "rayleigh_damping_factor",
-                "dycore: compute_rayleigh_damping_factor");
+  static const std::string scope = "dycore: " + program;  // built once: no string per call
+  check_profile(rayleigh_damping_factor, "rayleigh_damping_factor", scope);
   if (inputs_.metric.rayleigh_w.extent(0) != static_cast<std::size_t>(inputs_.nlev + 1))
     throw InvalidArgument("dycore: " + program + ": the statics' rayleigh_w has " +
                           std::to_string(inputs_.metric.rayleigh_w.extent(0)) +
@@ -192,8 +192,8 @@ void Dycore<ExecSpace>::compute_perturbed_quantities_and_interpolation(
     const ExecSpace& space, const PerturbedQuantitiesArguments<memory_space>& args,
     const ProgramDomain* domain) {
   static const std::string program = "compute_perturbed_quantities_and_interpolation";
-  check_state_extents(args, inputs_.sizes(),
-                      "dycore: compute_perturbed_quantities_and_interpolation");
+  static const std::string scope = "dycore: " + program;  // built once: no string per call
+  check_state_extents(args, inputs_.sizes(), scope);
   ProgramDomain cells = domain ? *domain : perturbed_quantities_domain();
   check_domain(cells, inputs_.grid.num_cells, inputs_.nlev, program);
   if (cells.vertical_start != 0 || cells.vertical_end != inputs_.nlev)

@@ -106,11 +106,6 @@ using IconLayoutView =
     Kokkos::View<typename FieldView<T, Rank, MemorySpace>::data_type, Kokkos::LayoutLeft,
                  MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-/// Memory someone else owns (e.g. a Fortran array) as an unmanaged View in ICON's order, without
-/// a copy. `extents` are the field's (points[, slots][, levels]); `leading_dimension` >= points is
-/// the distance between consecutive slots/levels in elements (ICON's nproma with one block). A
-/// leading dimension > points is representable for rank 1 and 2 (a padded stride); a padded
-/// rank-3 field is refused with InvalidArgument (ICON's 3-D inputs are dense).
 namespace detail {
 /// The unmanaged View in ICON's layout over `data` with `extents` (points first) and
 /// `leading_dimension` >= points (dense when Rank is 3), without checks: callers check first
@@ -133,6 +128,11 @@ IconLayoutView<T, static_cast<int>(Rank), MemorySpace> icon_layout_view_of(
 }
 }  // namespace detail
 
+/// Memory someone else owns (e.g. a Fortran array) as an unmanaged View in ICON's order, without
+/// a copy. `extents` are the field's (points[, slots][, levels]); `leading_dimension` >= points is
+/// the distance between consecutive slots/levels in elements (ICON's nproma with one block). A
+/// leading dimension > points is representable for rank 1 and 2 (a padded stride); a padded
+/// rank-3 field is refused with InvalidArgument (ICON's 3-D inputs are dense).
 template <class T, int Rank, class MemorySpace>
 IconLayoutView<T, Rank, MemorySpace> view_of_external(const std::string& name, T* data,
                                                       const std::vector<std::size_t>& extents,
