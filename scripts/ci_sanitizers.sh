@@ -2,7 +2,12 @@
 # CI gate: the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer, against a
 # Kokkos built with Kokkos_ENABLE_DEBUG and Kokkos_ENABLE_DEBUG_BOUNDS_CHECK (every View access
 # bounds-checked), Serial + OpenMP backends, MPI and Fortran parts included. One build serves
-# both gates, so CI compiles icondiff once for them. The benchmarks are left out here (their
+# both gates, so CI compiles icondiff once for them.
+# The build has level-fastest fields (ICONDIFF_FIELD_LAYOUT=right): the test command runs the
+# whole suite in ICON's layout, this gate runs it in the other one, so every test runs in both
+# layouts in CI without a fourth build of everything (docs/dev/testing.md, "Both layouts").
+# Given ICONDIFF_OTHER_LAYOUT_CLI (the test command's icondiff, ICON's layout), cli_layouts_agree
+# compares the two layouts' files bit for bit. The benchmarks are left out here (their
 # smoke runs are in the README's test command; under the sanitizers they would add minutes to
 # CI and test no library code the unit tests do not).
 # Any finding fails: UBSan does not recover, ASan and LeakSanitizer abort the test, a Kokkos
@@ -15,7 +20,8 @@
 #  - No strict_string_checks: libgfortran's INQUIRE/OPEN hand Fortran strings (not
 #    NUL-terminated) to strndup with their length, which that check misreads as an overflow.
 # Environment: ICONDIFF_SANITIZER_BUILD_DIR (default: build-sanitizers), ICONDIFF_CTEST_ARGS
-# (extra ctest arguments, e.g. -R granule), ICONDIFF_SANITIZER_ALL_RANKS=1 (the MPI tests on 3
+# (extra ctest arguments, e.g. -R granule), ICONDIFF_SANITIZER_LAYOUT (default right; left for
+# ICON's layout), ICONDIFF_OTHER_LAYOUT_CLI (see above), ICONDIFF_SANITIZER_ALL_RANKS=1 (the MPI tests on 3
 # and 4 ranks too), ICONDIFF_SANITIZER_BACKENDS (default OPENMP; "SERIAL;OPENMP" for both)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +31,12 @@ eval "$(ICONDIFF_KOKKOS_VARIANT=boundscheck "$root/scripts/bootstrap.sh")"
 source "$root/scripts/ci_timing.sh"
 jobs=$(nproc)
 start=$SECONDS
+layout=${ICONDIFF_SANITIZER_LAYOUT:-right}
+other_cli=""
+if [[ "$layout" == right && -n "${ICONDIFF_OTHER_LAYOUT_CLI:-}" ]]; then
+  other_cli=$(realpath "$ICONDIFF_OTHER_LAYOUT_CLI")
+  [[ -x "$other_cli" ]] || { echo "[ci_sanitizers] ICONDIFF_OTHER_LAYOUT_CLI: $other_cli is not an executable" >&2; exit 1; }
+fi
 # Each backend test once, on the OpenMP backend: its teams have more than one thread (2 here), so
 # per-team scratch and reductions are checked where Serial's teams of one would hide them; the
 # Serial copies run the same kernel bodies and Views in the test command.
@@ -33,8 +45,9 @@ start=$SECONDS
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" \
   -DCMAKE_Fortran_FLAGS_DEBUG="-g1 -O1" -DICONDIFF_SANITIZERS=address,undefined \
   -DICONDIFF_ENABLE_TESTS=ON -DICONDIFF_ENABLE_PERF_TESTS=OFF -DICONDIFF_ENABLE_MPI=ON \
-  -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_TEST_TIMEOUT_FACTOR=8 \
-  -DICONDIFF_TEST_BACKENDS_ONLY="${ICONDIFF_SANITIZER_BACKENDS:-OPENMP}"
+  -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_ENABLE_CLI=ON -DICONDIFF_TEST_TIMEOUT_FACTOR=8 \
+  -DICONDIFF_TEST_BACKENDS_ONLY="${ICONDIFF_SANITIZER_BACKENDS:-OPENMP}" \
+  -DICONDIFF_FIELD_LAYOUT="$layout" -DICONDIFF_OTHER_LAYOUT_CLI="$other_cli"
 grep -q '#define KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK' "$Kokkos_ROOT/include/KokkosCore_config.h" ||
   { echo "[ci_sanitizers] $Kokkos_ROOT is not bounds-checked" >&2; exit 1; }
 # ... and the check fires, through the bootstrap's patched error path, under these sanitizers.

@@ -3,13 +3,12 @@
 # every optional part on (tests, benchmarks, MPI, Fortran), builds, and runs the whole test suite.
 # Then builds the mixed-precision configuration (vp = float, ICONDIFF_MIXED_PRECISION) and runs
 # the tests whose results depend on vp (stencils, granule, savepoints, the CLI run/verify cycle).
-# Last the level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right) with every part on and the
-# whole test suite, as in the first build, except the Serial twins of the kernel tests (the same
-# kernels and layout on another execution space; the first build runs them, as the sanitizer gate
-# skips them too).
+# The level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right) runs the whole suite in CI's
+# sanitizer gate (scripts/ci_sanitizers.sh); ICONDIFF_TEST_LAYOUT_RIGHT=1 adds it here too, as an
+# optimised build with every part on (kernel tests on OpenMP only), for work on layout code.
 # Environment: ICONDIFF_BUILD_DIR (default: build-tests; the other builds go to <dir>-mixed and
-# <dir>-right), ICONDIFF_SKIP_MIXED=1 / ICONDIFF_SKIP_LAYOUT=1 skip those parts, plus what
-# bootstrap.sh reads.
+# <dir>-right), ICONDIFF_SKIP_MIXED=1 skips the mixed-precision part, ICONDIFF_TEST_LAYOUT_RIGHT=1
+# adds the level-fastest one, plus what bootstrap.sh reads.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 eval "$("$root/scripts/bootstrap.sh")"
@@ -42,10 +41,10 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     -R 'diffusion|dycore|static_fields|cli_run|cli_dynamics|velocity_advection|solve_nonhydro'
 fi
 
-if [[ "${ICONDIFF_SKIP_LAYOUT:-0}" != 1 ]]; then
+if [[ "${ICONDIFF_TEST_LAYOUT_RIGHT:-0}" == 1 ]]; then
   # The other field layout, everything on, every test: each path (C API and Fortran through the
   # boundary conversion, MPI, the CLI, savepoints) must work and agree in both layouts. Kernel
-  # tests on the OpenMP backend only: their Serial twins would add ~2 minutes and no layout case.
+  # tests on the OpenMP backend only: their Serial twins would add build time and no layout case.
   right="$build-right"
   cmake -S "$root" -B "$right" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
     -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON -DICONDIFF_ENABLE_FORTRAN=ON \

@@ -316,5 +316,92 @@ TEST(TEST_CATEGORY, granule_on_padded_external_memory_is_bit_identical) {
   }
 }
 
+/// copy_across_layouts between ICON's padded layout and level-fastest storage, both directions,
+/// ranks 1-3, point counts around the host chunk (16): every element lands where it belongs and
+/// ICON's padding rows stay untouched. Values are unique per element, so a swapped index shows.
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+
+template <int Rank>
+void check_copy_across_layouts(std::int64_t points) {
+  using Data =
+      std::conditional_t<Rank == 1, double*, std::conditional_t<Rank == 2, double**, double***>>;
+  using Icon = Kokkos::View<Data, Kokkos::LayoutLeft, M>;
+  using Fast = Kokkos::View<Data, Kokkos::LayoutRight, M>;
+  const std::int64_t nproma = points + static_cast<std::int64_t>(padding);
+  const int n1 = Rank > 1 ? 3 : 1, n2 = Rank > 2 ? 5 : 1;
+  const auto make = [&](auto tag, const char* label, std::int64_t n) {
+    using V = typename decltype(tag)::type;
+    const std::string l = label;
+    const auto rows = static_cast<std::size_t>(n);
+    if constexpr (Rank == 1)
+      return V(l, rows);
+    else if constexpr (Rank == 2)
+      return V(l, rows, static_cast<std::size_t>(n1));
+    else
+      return V(l, rows, static_cast<std::size_t>(n1), static_cast<std::size_t>(n2));
+  };
+  const auto value = [&](std::int64_t i, int j, int k) { return 1.0 + i + 1000.0 * j + 1e5 * k; };
+  const auto at = [&](auto& v, std::int64_t i, int j, int k) -> decltype(auto) {
+    if constexpr (Rank == 1)
+      return v(i);
+    else if constexpr (Rank == 2)
+      return v(i, j);
+    else
+      return v(i, j, k);
+  };
+  const auto padded = make(TypeTag<Icon>{}, "copy_test_icon", nproma);
+  const auto icon = [&] {
+    if constexpr (Rank == 1)
+      return Kokkos::subview(padded, std::make_pair(std::int64_t(0), points));
+    else if constexpr (Rank == 2)
+      return Kokkos::subview(padded, std::make_pair(std::int64_t(0), points), Kokkos::ALL());
+    else
+      return Kokkos::subview(padded, std::make_pair(std::int64_t(0), points), Kokkos::ALL(),
+                             Kokkos::ALL());
+  }();
+  const auto fast = make(TypeTag<Fast>{}, "copy_test_fast", points);
+  auto icon_host = Kokkos::create_mirror_view(padded);
+  for (std::int64_t i = 0; i < nproma; ++i)
+    for (int j = 0; j < n1; ++j)
+      for (int k = 0; k < n2; ++k)
+        at(icon_host, i, j, k) = i < points ? value(i, j, k) : sentinel<double>();
+  Kokkos::deep_copy(padded, icon_host);
+  const Space space;
+  copy_across_layouts("copy_test_in", space, fast, icon);
+  space.fence();
+  auto fast_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fast);
+  for (std::int64_t i = 0; i < points; ++i)
+    for (int j = 0; j < n1; ++j)
+      for (int k = 0; k < n2; ++k)
+        ASSERT_EQ(at(fast_host, i, j, k), value(i, j, k))
+            << "in: rank " << Rank << ", " << points << " points, (" << i << "," << j << "," << k
+            << ")";
+  // Out: new values into ICON's layout, the padding still the sentinel.
+  for (std::int64_t i = 0; i < points; ++i)
+    for (int j = 0; j < n1; ++j)
+      for (int k = 0; k < n2; ++k) at(fast_host, i, j, k) = -value(i, j, k);
+  Kokkos::deep_copy(fast, fast_host);
+  copy_across_layouts("copy_test_out", space, icon, fast);
+  space.fence();
+  Kokkos::deep_copy(icon_host, padded);
+  for (std::int64_t i = 0; i < nproma; ++i)
+    for (int j = 0; j < n1; ++j)
+      for (int k = 0; k < n2; ++k)
+        ASSERT_EQ(at(icon_host, i, j, k), i < points ? -value(i, j, k) : sentinel<double>())
+            << "out: rank " << Rank << ", " << points << " points, (" << i << "," << j << "," << k
+            << ")";
+}
+
+TEST(TEST_CATEGORY, copy_across_layouts_moves_every_element_and_spares_the_padding) {
+  for (const std::int64_t points : {0, 1, 15, 16, 17, 37, 64}) {
+    check_copy_across_layouts<1>(points);
+    check_copy_across_layouts<2>(points);
+    check_copy_across_layouts<3>(points);
+  }
+}
+
 }  // namespace external_inputs_test
 }  // namespace icondiff
