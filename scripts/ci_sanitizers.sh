@@ -72,8 +72,8 @@ export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers/lsan.supp:print_suppre
 # Label static (the layer checker and the headers' -fsyntax-only compile) is left out: it runs no
 # icondiff code, so instrumenting it finds nothing; the test command runs it (30 s here).
 # shellcheck disable=SC2086
-# Label model_day (the JW model day's numbers against the stored long run) too: its code is
-# cli_dynamics', which runs here.
+# Label model_day (the JW model day against the stored long run, the steady JW day of the time
+# loop) too: their code runs here in cli_dynamics and the time loop's other cases.
 ASAN_OPTIONS=$asan:detect_leaks=1 timed_ctest sanitizers --test-dir "$build" --output-on-failure -j "$jobs" \
   -LE 'mpi|static|model_day' ${ICONDIFF_CTEST_ARGS:-}
 # The MPI unit tests on 1 and 2 ranks (3 and 4 ranks run the same code paths; under the

@@ -175,49 +175,59 @@ FieldView<T, Rank, MemorySpace> wrap_external(const std::string& name, T* data,
 }
 
 namespace detail {
-/// Points per work item of copy_across_layouts on a host execution space.
-inline constexpr std::int64_t copy_points_per_chunk = 16;
+/// A work item of copy_across_layouts on a host execution space: this many consecutive points ×
+/// this many consecutive levels (slots: all of them).
+inline constexpr std::int64_t copy_tile_points = 256;
+inline constexpr int copy_tile_levels = 8;
 
 /// copy_across_layouts' kernel body. A functor, not a lambda: nvcc refuses extended lambdas
 /// whose captures are first used in `if constexpr`.
 ///
-/// On a host space a work item is a chunk of consecutive points, walked levels outer and points
-/// inner. ICON's side then moves whole cache lines per level (a chunk's points at one level are
-/// adjacent), and the level-fastest side of the chunk is one contiguous block (16 points × 65
-/// levels × 8 B = 8.3 KB) that stays in L1 while it is filled or drained. Walking one point's
-/// column instead touches a new line of ICON's array at every level, nproma × 8 B apart: with
-/// ICON's grid sizes that distance is a multiple of 4 KiB, so the 65 lines of a column share one
-/// L1 and one L2 set, evict each other, and every point re-reads them from L3.
+/// On a host space a work item is a tile of 256 points × 8 levels, walked points outer, levels
+/// inner. ICON's side is then 8 rows read or written front to back (8 streams the prefetcher
+/// follows), the level-fastest side one 64-byte run per point. Measured against one point and
+/// all its levels per work item (65 rows of ICON's array at once, nproma × 8 B apart, which with
+/// ICON's grid sizes is a multiple of 4 KiB, so the rows share cache sets and no prefetcher
+/// follows them all): 1.3-1.4× faster both ways (perf_tests/bench_boundary.cpp,
+/// docs/performance.md); levels outer within a chunk of points was slower than either.
 /// On a device a work item is one point and its levels (adjacent threads, adjacent points:
 /// coalesced on ICON's side).
-template <class To, class From, bool Chunked>
+template <class To, class From, bool Tiled>
 struct CopyAcrossLayouts {
   To to;
   From from;
   std::int64_t points;
   int n1, n2;
+  std::int64_t level_blocks;  ///< tiles per point range (Tiled)
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
-    const std::int64_t i0 = Chunked ? item * copy_points_per_chunk : item;
-    const std::int64_t i1 =
-        Chunked ? (i0 + copy_points_per_chunk < points ? i0 + copy_points_per_chunk : points)
-                : i0 + 1;
-    if constexpr (To::rank == 1) {
-      for (std::int64_t i = i0; i < i1; ++i) to(i) = from(i);
-    } else if constexpr (To::rank == 2) {
-      for (int k = 0; k < n1; ++k)
-        for (std::int64_t i = i0; i < i1; ++i) to(i, k) = from(i, k);
-    } else {
-      for (int j = 0; j < n1; ++j)
-        for (int k = 0; k < n2; ++k)
-          for (std::int64_t i = i0; i < i1; ++i) to(i, j, k) = from(i, j, k);
+    std::int64_t i0 = item, i1 = item + 1;
+    int k0 = 0, k1 = To::rank == 3 ? n2 : n1;
+    if constexpr (Tiled) {
+      i0 = item / level_blocks * copy_tile_points;
+      i1 = i0 + copy_tile_points < points ? i0 + copy_tile_points : points;
+      if constexpr (To::rank > 1) {
+        k0 = static_cast<int>(item % level_blocks) * copy_tile_levels;
+        k1 = k0 + copy_tile_levels < k1 ? k0 + copy_tile_levels : k1;
+      }
+    }
+    for (std::int64_t i = i0; i < i1; ++i) {
+      if constexpr (To::rank == 1) {
+        to(i) = from(i);
+      } else if constexpr (To::rank == 2) {
+        for (int k = k0; k < k1; ++k) to(i, k) = from(i, k);
+      } else {
+        for (int j = 0; j < n1; ++j)
+          for (int k = k0; k < k1; ++k) to(i, j, k) = from(i, j, k);
+      }
     }
   }
 };
 }  // namespace detail
 
 /// Copies `from` into `to` (same extents, same memory space, any two layouts) with one kernel
-/// `label` on `space` (chunks of points on a host space, one point per work item on a device:
-/// CopyAcrossLayouts says why).
+/// `label` on `space` (tiles of points × levels on a host space, one point per work item on a
+/// device: CopyAcrossLayouts says why).
 template <class ExecSpace, class To, class From>
 void copy_across_layouts(const std::string& label, const ExecSpace& space, const To& to,
                          const From& from) {
@@ -234,12 +244,16 @@ void copy_across_layouts(const std::string& label, const ExecSpace& space, const
   const auto points = static_cast<std::int64_t>(to.extent(0));
   const int n1 = To::rank > 1 ? static_cast<int>(to.extent(1)) : 1;
   const int n2 = To::rank > 2 ? static_cast<int>(to.extent(2)) : 1;
-  constexpr bool chunked = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  constexpr bool tiled = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  const int levels = To::rank == 3 ? n2 : n1;
+  const std::int64_t level_blocks =
+      To::rank == 1 ? 1 : (levels + detail::copy_tile_levels - 1) / detail::copy_tile_levels;
   const std::int64_t items =
-      chunked ? (points + detail::copy_points_per_chunk - 1) / detail::copy_points_per_chunk
-              : points;
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, items),
-                       detail::CopyAcrossLayouts<To, From, chunked>{to, from, points, n1, n2});
+      tiled ? (points + detail::copy_tile_points - 1) / detail::copy_tile_points * level_blocks
+            : points;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace>(space, 0, items),
+      detail::CopyAcrossLayouts<To, From, tiled>{to, from, points, n1, n2, level_blocks});
 }
 
 /// A fresh field View (FieldLayout, contiguous) in `To` with the extents and contents of `from`,
