@@ -317,8 +317,9 @@ TEST(TEST_CATEGORY, granule_on_padded_external_memory_is_bit_identical) {
 }
 
 /// copy_across_layouts between ICON's padded layout and level-fastest storage, both directions,
-/// ranks 1-3, point counts around the host chunk (16): every element lands where it belongs and
-/// ICON's padding rows stay untouched. Values are unique per element, so a swapped index shows.
+/// ranks 1-3, point and level counts around the host tile (256 × 8): every element lands where it
+/// belongs and ICON's padding rows stay untouched. Values are unique per element, so a swapped
+/// index shows.
 template <class T>
 struct TypeTag {
   using type = T;
@@ -331,7 +332,9 @@ void check_copy_across_layouts(std::int64_t points) {
   using Icon = Kokkos::View<Data, Kokkos::LayoutLeft, M>;
   using Fast = Kokkos::View<Data, Kokkos::LayoutRight, M>;
   const std::int64_t nproma = points + static_cast<std::int64_t>(padding);
-  const int n1 = Rank > 1 ? 3 : 1, n2 = Rank > 2 ? 5 : 1;
+  // Level counts over the host tile's 8 and not a multiple of it (rank 2: 13 levels; rank 3: 2
+  // slots of 11 levels).
+  const int n1 = Rank == 2 ? 13 : Rank == 3 ? 2 : 1, n2 = Rank == 3 ? 11 : 1;
   const auto make = [&](auto tag, const char* label, std::int64_t n) {
     using V = typename decltype(tag)::type;
     const std::string l = label;
@@ -396,7 +399,7 @@ void check_copy_across_layouts(std::int64_t points) {
 }
 
 TEST(TEST_CATEGORY, copy_across_layouts_moves_every_element_and_spares_the_padding) {
-  for (const std::int64_t points : {0, 1, 15, 16, 17, 37, 64}) {
+  for (const std::int64_t points : {0, 1, 17, 255, 256, 257, 600}) {
     check_copy_across_layouts<1>(points);
     check_copy_across_layouts<2>(points);
     check_copy_across_layouts<3>(points);
