@@ -188,8 +188,9 @@ inline constexpr int copy_tile_levels = 8;
 /// follows), the level-fastest side one 64-byte run per point. Measured against one point and
 /// all its levels per work item (65 rows of ICON's array at once, nproma × 8 B apart, which with
 /// ICON's grid sizes is a multiple of 4 KiB, so the rows share cache sets and no prefetcher
-/// follows them all): 1.3-1.4× faster both ways (perf_tests/bench_boundary.cpp,
-/// docs/performance.md); levels outer within a chunk of points was slower than either.
+/// follows them all): 1.4-1.9× faster in, 1.2× out (perf_tests/bench_boundary.cpp,
+/// docs/performance.md); slower (0.78×) only out with an odd nproma, which ICON's global grids do
+/// not give. Levels outer within a chunk of points was slower than either.
 /// On a device a work item is one point and its levels (adjacent threads, adjacent points:
 /// coalesced on ICON's side).
 template <class To, class From, bool Tiled>
