@@ -19,6 +19,9 @@
 #   Kokkos_ROOT          use this Kokkos installation instead of building one
 #   KokkosKernels_ROOT   use this Kokkos Kernels installation (default: Kokkos_ROOT)
 #   ICONDIFF_SKIP_APT=1  do not touch system packages (report what is missing and go on)
+#   ICONDIFF_BOOTSTRAP_PACKAGES_ONLY=1  install the variant's Debian packages and stop (prints
+#                        nothing to eval; .ci/run installs the CUDA and HIP toolchains this way in
+#                        the background while the tests build)
 #   ICONDIFF_CCACHE=0    no compiler cache (default: ccache for every compiler, when installed;
 #                        a CMAKE_CXX_COMPILER_LAUNCHER of the caller's own is kept as it is)
 #   ICONDIFF_KOKKOS_VARIANT  which Kokkos to build (each cached under its own key):
@@ -117,6 +120,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 else
   log "all Debian packages present"
+fi
+if [ "${ICONDIFF_BOOTSTRAP_PACKAGES_ONLY:-0}" = 1 ]; then
+  exit 0
 fi
 
 # ------------------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
 # toolchains only — CUDA 11.8 (nvidia-cuda-toolkit from bookworm's non-free component, host
 # compiler g++-11, sm_80) and HIP 5.2.3 (hipcc, gfx908) — each against a Kokkos 3.4.01 built
 # for that backend by scripts/bootstrap.sh from the same Debian trilinos source (cached).
-# Library, CLI, unit tests, benchmarks and the MPI and Fortran parts are compiled and linked; of
-# each backend test (unit_tests/test_<name>.hpp) the device backend's program only
-# (ICONDIFF_TEST_BACKENDS_ONLY): its Serial and OpenMP programs are the host code that the OpenMP
-# build of the test command compiles and runs.
+# Built: the target icondiff_device_programs (top-level CMakeLists.txt): the libraries with the
+# MPI parts, the Fortran module, the CLI, the device program of each backend test
+# (unit_tests/test_<name>.hpp; ICONDIFF_TEST_BACKENDS_ONLY) and the GPU bundle's benchmarks: every
+# source with device code. Not built: the backend tests' Serial and OpenMP programs and the
+# host-only test programs: host code that the OpenMP build of the test command compiles and runs
+# (compiled by nvcc_wrapper or hipcc they would double this gate's time and check no device code).
 # Nothing runs: with CUDA or HIP enabled, Kokkos::initialize needs a GPU, and CI has none.
 #
 #   scripts/ci_backends.sh [cuda] [hip]      (default: both)
@@ -17,8 +19,9 @@
 # /usr/local/include, /usr/local/lib and /usr/local/cuda*, and /usr/local from PATH removed;
 # nothing outside this script sees it.
 # Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>),
-#   ICONDIFF_BACKEND_TARGETS (default: all; e.g. "icondiff test_icon_solve_nh_api" to check that a
-#   few changed files compile with nvcc before the whole two-backend build)
+#   ICONDIFF_BACKEND_TARGETS (default: icondiff_device_programs; "all": every program; e.g.
+#   "icondiff test_icon_solve_nh_api" to check that a few changed files compile with nvcc before
+#   the whole two-backend build)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${ICONDIFF_BACKEND_BUILD_ROOT:-$root}
@@ -52,7 +55,7 @@ build_backend() {
     return 1
   }
   local targets=()
-  for t in ${ICONDIFF_BACKEND_TARGETS:-}; do targets+=(--target "$t"); done
+  for t in ${ICONDIFF_BACKEND_TARGETS:-icondiff_device_programs}; do targets+=(--target "$t"); done
   timed_build "$backend" cmake --build "$build" -j "$(nproc)" "${targets[@]}" >"$build.build.log" 2>&1 || {
     grep -B2 -A8 -m 10 'error' "$build.build.log" >&2 || tail -n 60 "$build.build.log" >&2
     log "$backend: build failed (log: $build.build.log)"

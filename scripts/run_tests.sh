@@ -23,19 +23,17 @@ timed_ctest main --test-dir "$build" --output-on-failure -j "$jobs"
 
 if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
   mixed="$build-mixed"
+  # Backend tests on OpenMP only: their Serial programs run the same bodies in the build above.
   cmake -S "$root" -B "$mixed" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
-    -DICONDIFF_MIXED_PRECISION=ON
-  timed_build mixed cmake --build "$mixed" -j "$jobs" --target test_diffusion_stencils_SERIAL \
-    test_diffusion_stencils_OPENMP test_diffusion_granule_SERIAL test_diffusion_granule_OPENMP \
-    test_diffusion_physics_SERIAL test_diffusion_physics_OPENMP \
+    -DICONDIFF_MIXED_PRECISION=ON -DICONDIFF_TEST_BACKENDS_ONLY=OPENMP
+  timed_build mixed cmake --build "$mixed" -j "$jobs" --target \
+    test_diffusion_stencils_OPENMP test_diffusion_granule_OPENMP test_diffusion_physics_OPENMP \
     test_diffusion_reference test_diffusion_savepoint icondiff_cli \
-    test_dycore_edge_programs_SERIAL test_dycore_edge_programs_OPENMP \
-    test_dycore_solver_SERIAL test_dycore_solver_OPENMP test_dycore_reference \
-    test_dycore_tools_SERIAL test_dycore_tools_OPENMP test_dycore_metric_fields \
+    test_dycore_edge_programs_OPENMP test_dycore_solver_OPENMP test_dycore_reference \
+    test_dycore_tools_OPENMP test_dycore_metric_fields \
     test_dycore_interpolation_coefficients test_dycore_config test_static_fields \
-    test_velocity_advection_SERIAL test_velocity_advection_OPENMP test_velocity_advection_reference \
-    test_solve_nonhydro_programs_SERIAL test_solve_nonhydro_programs_OPENMP \
-    test_solve_nonhydro_reference
+    test_velocity_advection_OPENMP test_velocity_advection_reference \
+    test_solve_nonhydro_programs_OPENMP test_solve_nonhydro_reference
   # Every test the pattern below selects must be in the list above (else ctest reports it Not Run).
   timed_ctest mixed --test-dir "$mixed" --output-on-failure -j "$jobs" \
     -R 'diffusion|dycore|static_fields|cli_run|cli_dynamics|velocity_advection|solve_nonhydro'
