@@ -19,6 +19,10 @@
 # /usr/local/include, /usr/local/lib and /usr/local/cuda*, and /usr/local from PATH removed;
 # nothing outside this script sees it.
 # Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>),
+#   ICONDIFF_BACKEND_MODE (release, the default: -O3, CUDA with Hopper machine code too, what a
+#   GPU bundle is made from; check, what CI runs: a compile-and-link check, for CUDA with host
+#   code at -O0 and Kokkos' one device architecture; perf_tests/gpu/make_bundle.sh refuses such a
+#   build),
 #   ICONDIFF_BACKEND_TARGETS (default: icondiff_device_programs; "all": every program; e.g.
 #   "icondiff test_icon_solve_nh_api" to check that a few changed files compile with nvcc before
 #   the whole two-backend build)
@@ -27,6 +31,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${ICONDIFF_BACKEND_BUILD_ROOT:-$root}
 backends=("$@")
 [ ${#backends[@]} -gt 0 ] || backends=(cuda hip)
+mode=${ICONDIFF_BACKEND_MODE:-release}
+case "$mode" in
+  release | check) ;;
+  *) echo "[ci_backends] ICONDIFF_BACKEND_MODE=$mode: expected release or check" >&2; exit 2 ;;
+esac
 log() { echo "[ci_backends] $*" >&2; }
 # shellcheck source=scripts/ci_timing.sh
 source "$root/scripts/ci_timing.sh"
@@ -36,11 +45,28 @@ build_backend() {
   local backend=$1 build="$build_root/build-$1" start=$SECONDS
   eval "$(ICONDIFF_KOKKOS_VARIANT=$backend "$root/scripts/bootstrap.sh")"
   log "$backend: Kokkos in $Kokkos_ROOT, compiler $ICONDIFF_CXX"
-  # CUDA: Hopper machine code beside the Ampere code Kokkos 3.4 targets (the GPU bundle runs on
-  # H100/H200 without JIT-compiling every kernel at load; docs/user/gpu.md).
   local extra=()
-  [ "$backend" = cuda ] && extra+=("-DICONDIFF_CUDA_GENCODE=arch=compute_90,code=sm_90")
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$ICONDIFF_CXX" \
+  case "$mode" in
+    release)
+      # CUDA: Hopper machine code beside the Ampere code Kokkos 3.4 targets (the GPU bundle runs
+      # on H100/H200 without JIT-compiling every kernel at load; docs/user/gpu.md).
+      extra+=(-DCMAKE_BUILD_TYPE=Release)
+      [ "$backend" = cuda ] && extra+=("-DICONDIFF_CUDA_GENCODE=arch=compute_90,code=sm_90")
+      ;;
+    check)
+      # CUDA: host code unoptimised, device code for Kokkos' one architecture: every file still
+      # goes through nvcc's front end and device code generation, at 2.3x less time per file
+      # (src/dycore/velocity_advection.cpp: 78 s at -O3 for sm_80 + sm_90, 34 s). HIP stays at
+      # -O3 (hipcc's -O0 also turns off device optimisation; not tried here yet).
+      if [ "$backend" = cuda ]; then
+        extra+=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_Fortran_FLAGS_DEBUG=-O0
+          -DICONDIFF_CUDA_GENCODE=)
+      else
+        extra+=(-DCMAKE_BUILD_TYPE=Release)
+      fi
+      ;;
+  esac
+  cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$ICONDIFF_CXX" \
     "${extra[@]}" -DICONDIFF_ENABLE_TESTS=ON -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON \
     -DICONDIFF_ENABLE_FORTRAN=ON -DICONDIFF_TEST_BACKENDS_ONLY="$(echo "$backend" | tr '[:lower:]' '[:upper:]')" \
     >"$build.configure.log" 2>&1 || {
@@ -63,7 +89,7 @@ build_backend() {
   }
   local programs
   programs=$(find "$build/bin" -maxdepth 1 -type f -executable | wc -l)
-  log "$backend: OK — library, CLI and $programs programs compiled and linked in $((SECONDS - start)) s"
+  log "$backend ($mode): OK — library, CLI and $programs programs compiled and linked in $((SECONDS - start)) s"
 }
 
 for backend in "${backends[@]}"; do

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI gate for the GPU bundle (perf_tests/gpu/, docs/user/benchmarking.md "A GPU run in one call"):
-#   * the CUDA bundle is made from the CUDA build of scripts/ci_backends.sh and must stay within
-#     60 MiB as shipped (.tar.xz; nothing of it can run here: CI has no GPU);
+#   * the CUDA bundle is made from the release CUDA build of scripts/ci_backends.sh (its default
+#     mode) and must stay within 60 MiB as shipped (.tar.xz; nothing of it can run here: CI has no
+#     GPU). CI runs the twin only: its CUDA build is a compile check (ICONDIFF_BACKEND_MODE=check),
+#     which make_bundle.sh refuses, and make_bundle.sh itself fails a bundle over 60 MiB;
 #   * its CPU twin — the same bundling script on the OpenMP build of scripts/run_tests.sh — is
 #     unpacked from its .tar.xz into a fresh folder and run with the same run script (--quick) in
 #     a clean environment that sees only the bundle: no build tree on any path, no

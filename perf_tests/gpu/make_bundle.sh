@@ -12,8 +12,10 @@
 #   --out       the bundle folder (created; refused if it exists and is not an earlier bundle)
 #   --category  which unit tests: <name>_<CATEGORY>; default: CUDA if the build has any, else HIP,
 #               else OPENMP (the CPU twin CI runs)
-# Prints the bundle folder and its size; fails naming what is missing.
+# Prints the bundle folder and its size; fails naming what is missing, on an unoptimised build and
+# when the .tar.xz is over 60 MiB (what a GPU window can carry).
 set -euo pipefail
+readonly max_mib=60
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 log() { echo "[make_bundle] $*" >&2; }
@@ -33,6 +35,14 @@ done
 [ -n "$build" ] && [ -n "$out" ] || die "--build and --out are required (see --help)"
 [ -d "$build/bin" ] || die "$build/bin does not exist: build icondiff with tests and benchmarks first"
 build=$(cd "$build" && pwd)
+
+# Timings from an unoptimised build would be worthless: refuse the compile checks CI makes
+# (scripts/ci_backends.sh with ICONDIFF_BACKEND_MODE=check) and Debug builds.
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n 1)
+case "$build_type" in
+  Release | RelWithDebInfo) ;;
+  *) die "$build is a '${build_type:-no build type}' build: bundle an optimised one (-DCMAKE_BUILD_TYPE=Release; scripts/ci_backends.sh's default mode)" ;;
+esac
 
 if [ -z "$category" ]; then
   for c in CUDA HIP OPENMP; do
@@ -105,6 +115,11 @@ size=$(du -sb "$out" | cut -f1)
 log "$out: ${#programs[@]} programs, ${#copied[@]} libraries, $((size / 1048576)) MiB"
 if [ $tar = 1 ]; then
   XZ_OPT="${XZ_OPT:--6 -T0}" tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
-  log "$out.tar.xz: $(( $(stat -c %s "$out.tar.xz") / 1048576 )) MiB"
+  shipped=$(stat -c %s "$out.tar.xz")
+  log "$out.tar.xz: $((shipped / 1048576)) MiB"
+  # What a device session may carry to the GPU machine (the device tool's 64 MiB, less room for
+  # the working tree): a bundle over it could not be run there.
+  [ "$shipped" -le $((max_mib * 1048576)) ] ||
+    die "$out.tar.xz is $((shipped / 1048576)) MiB, over the $max_mib MiB a GPU window can carry"
 fi
 echo "$out"
