@@ -20,9 +20,8 @@
 # nothing outside this script sees it.
 # Environment: ICONDIFF_BACKEND_BUILD_ROOT (default: the repository; builds go to build-<backend>),
 #   ICONDIFF_BACKEND_MODE (release, the default: -O3, CUDA with Hopper machine code too, what a
-#   GPU bundle is made from; check, what CI runs: a compile-and-link check, for CUDA with host
-#   code at -O0 and Kokkos' one device architecture; perf_tests/gpu/make_bundle.sh refuses such a
-#   build),
+#   GPU bundle is made from; check, what CI runs: a compile-and-link check at -O0 for Kokkos' one
+#   device architecture; perf_tests/gpu/make_bundle.sh refuses such a build),
 #   ICONDIFF_BACKEND_TARGETS (default: icondiff_device_programs; "all": every program; e.g.
 #   "icondiff test_icon_solve_nh_api" to check that a few changed files compile with nvcc before
 #   the whole two-backend build)
@@ -54,16 +53,12 @@ build_backend() {
       [ "$backend" = cuda ] && extra+=("-DICONDIFF_CUDA_GENCODE=arch=compute_90,code=sm_90")
       ;;
     check)
-      # CUDA: host code unoptimised, device code for Kokkos' one architecture: every file still
-      # goes through nvcc's front end and device code generation, at 2.3x less time per file
-      # (src/dycore/velocity_advection.cpp: 78 s at -O3 for sm_80 + sm_90, 34 s). HIP stays at
-      # -O3 (hipcc's -O0 also turns off device optimisation; not tried here yet).
-      if [ "$backend" = cuda ]; then
-        extra+=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_Fortran_FLAGS_DEBUG=-O0
-          -DICONDIFF_CUDA_GENCODE=)
-      else
-        extra+=(-DCMAKE_BUILD_TYPE=Release)
-      fi
+      # Unoptimised host code, device code for Kokkos' one architecture: every file still goes
+      # through the device compiler's front end and code generation, in less time per file
+      # (src/dycore/velocity_advection.cpp with nvcc: 78 s at -O3 for sm_80 + sm_90, 34 s).
+      # hipcc's -O0 holds for its device code too (clang compiles both).
+      extra+=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_Fortran_FLAGS_DEBUG=-O0)
+      [ "$backend" = cuda ] && extra+=(-DICONDIFF_CUDA_GENCODE=)
       ;;
   esac
   cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$ICONDIFF_CXX" \
