@@ -94,6 +94,32 @@ TEST(icon_granule_api, run_is_zero_copy_and_equals_the_cpp_path) {
   EXPECT_EQ(calls, steps);
 }
 
+// A limited-area grid: the turbulence diagnostics are written from the nudging zone on (dwdx and
+// dwdy from there to the halo), every level but the top and the bottom interface. The caller's
+// values elsewhere (the case fills every diagnostic beforehand, the C++ path's too) must stay, and
+// with level-fastest fields the C API converts these pure outputs back over that region only, so
+// a region too small or too large differs from the C++ path here.
+TEST(icon_granule_api, a_limited_area_run_equals_the_cpp_path_at_every_point) {
+  IconArrays a("generate:R2B3/cap:8,46.5,60", 8);
+  ASSERT_EQ(icon_case_int("limited_area"), 1);
+  ASSERT_EQ(icon_case_int("itype_sher"), 2) << "the case must write dwdx and dwdy";
+  const auto* div_ic = static_cast<const double*>(a.run.div_ic.data);
+  const int ld = a.run.div_ic.size[0];
+  const std::vector<double> level_2_before(div_ic + 2 * ld, div_ic + 2 * ld + a.nc);
+  Handles h(a);
+  a.run.linit = 1;
+  ASSERT_EQ(icondiff_diffusion_run(h.granule, &a.run), ICONDIFF_OK) << icondiff_last_error();
+  a.run.linit = 0;
+  ASSERT_EQ(icondiff_diffusion_run(h.granule, &a.run), ICONDIFF_OK) << icondiff_last_error();
+  ASSERT_EQ(icon_case_run_reference(2, a.run.dtime), 0);
+  a.expect_outputs_equal_reference();
+  // The lateral boundary's cells keep the caller's values: not every point was written.
+  int kept = 0;
+  for (int i = 0; i < a.nc; ++i) kept += div_ic[2 * ld + i] == level_2_before[i];
+  EXPECT_GT(kept, 0) << "no cell outside the written region: the test could not fail on points";
+  EXPECT_LT(kept, a.nc);
+}
+
 TEST(icon_granule_api, a_run_leaves_the_heap_untouched) {
   IconArrays a("generate:R2B2", 8);
   Handles h(a);

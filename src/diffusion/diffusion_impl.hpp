@@ -198,6 +198,28 @@ void Diffusion<ExecSpace>::run(const ExecSpace& space,
 }
 
 template <class ExecSpace>
+WrittenRegion Diffusion<ExecSpace>::turbulence_region() const {
+  // S4: half levels 1 .. nlev - 1 (the top and the surface are not interfaces of two levels).
+  return {ranges_.turbulence_cells, {1, nlev_}};
+}
+
+template <class ExecSpace>
+WrittenRegion Diffusion<ExecSpace>::diagnostic_written_region(std::string_view field) const {
+  if (field == "div_ic" || field == "hdef_ic")
+    return config_.computes_turbulence_diagnostics() ? turbulence_region() : WrittenRegion{};
+  if (field == "dwdx" || field == "dwdy") {
+    // S8 in both strategies (run_w_unfused, run_w_fused): the cells of w's Laplacian, every level
+    // but the top, and only for shear type 2.
+    const bool gradients = config_.shear_type ==
+                           TurbulenceShearForcingType::VerticalHorizontalOfHorizontalVerticalWind;
+    return gradients ? WrittenRegion{ranges_.w_cells, {1, nlev_}} : WrittenRegion{};
+  }
+  throw InvalidArgument(fmt::format(
+      "diffusion: '{}' is not a field of the diagnostic state (hdef_ic, div_ic, dwdx, dwdy)",
+      field));
+}
+
+template <class ExecSpace>
 HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
     const Launch& launch, const DiffusionDiagnosticState<memory_space>& diagnostic,
     const DiffusionPrognosticState<memory_space>& prognostic, bool initial_run, double dtime) {
@@ -225,9 +247,12 @@ HaloExchangeHandle Diffusion<ExecSpace>::run_steps_up_to_vn(
       L::nabla2_and_smag, r.nabla2_edges, 0, nlev_,
       S::nabla2_and_smag_coefficients_for_vn(in, t, prognostic.vn, smag_limit, smag_offset));
   // S4 (reads vn before S6 changes it)
-  if (config_.computes_turbulence_diagnostics())
-    launch.points_levels(L::turbulence, r.turbulence_cells, 1, nlev_,
+  if (config_.computes_turbulence_diagnostics()) {
+    const WrittenRegion turbulence = turbulence_region();
+    launch.points_levels(L::turbulence, turbulence.points, turbulence.levels.start,
+                         turbulence.levels.end,
                          S::diagnostic_quantities_for_turbulence(in, t, diagnostic, prognostic.vn));
+  }
   // X2, S5, X3
   exchange(launch, L::exchange_z_nabla2_e, Location::Edge, halo_field(t.z_nabla2_e));
   launch.points_levels(L::rbf_before_nabla4, r.rbf_vertices, 0, nlev_,

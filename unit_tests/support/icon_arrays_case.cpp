@@ -104,6 +104,27 @@ bool with_double_field(const Case& k, const std::string& name, F&& f) {
   return found;
 }
 
+/// The caller's turbulence diagnostics before a call, and the C++ path's: values no call
+/// computes, so that every point a call does not write shows whether the boundary left it as the
+/// caller had it (with level-fastest fields the C API converts these pure outputs back over the
+/// region the kernels write only; a wrong region shows up in the comparison of every point).
+double diagnostic_prefill(std::size_t global_cell, int level) {
+  return -1.0e6 - 0.5 * static_cast<double>(global_cell) - 1.0e-3 * level;
+}
+
+/// A diagnostic state on the whole grid filled with diagnostic_prefill.
+DiffusionDiagnosticState<M> prefilled_diagnostics(const FieldSizes& sizes) {
+  auto host = allocate_state<DiffusionDiagnosticState, H>(sizes, "icondiff::test::");
+  DiffusionDiagnosticState<H>::for_each_field(
+      [](const FieldSpec&, const auto& field) {
+        for (std::size_t c = 0; c < field.extent(0); ++c)
+          for (std::size_t k = 0; k < field.extent(1); ++k)
+            field(c, k) = static_cast<vp>(diagnostic_prefill(c, static_cast<int>(k)));
+      },
+      host);
+  return copy_state<M>(host, "icondiff::test::");
+}
+
 /// A per-point geometry value ICON4Py's grid_init takes that the granule does not read.
 std::optional<std::vector<double>> unused_geometry(const Grid& g, const std::string& name) {
   const auto per_edge = [&](auto value) {
@@ -295,8 +316,11 @@ int icon_case_fill_double(const char* name_c, double* data, int ld, int cols) {
       return;
     }
     if (name == "hdef_ic" || name == "div_ic" || name == "dwdx" || name == "dwdy") {
-      write_rows(data, ld, cols, static_cast<std::size_t>(g.num_cells),
-                 [](std::size_t, int) { return 0.0; });
+      const std::vector<index_t>& global = g.global_index(Location::Cell);
+      write_rows(data, ld, cols, static_cast<std::size_t>(g.num_cells), [&](std::size_t i, int j) {
+        return static_cast<double>(static_cast<vp>(
+            diagnostic_prefill(global.empty() ? i : static_cast<std::size_t>(global[i]), j)));
+      });
       return;
     }
     if (fill_solve_nh_double(k, name, data, ld, cols)) return;  // its geometry is the real one
@@ -419,8 +443,7 @@ int icon_case_run_reference(int steps, double dtime) {
         copy_diffusion_inputs<M>(k.whole_inputs, DeviceGrid<M>(k.host.grid));
     Diffusion<Space> granule(k.config, inputs);
     auto prognostic = copy_state<M>(k.whole_initial, "icondiff::test::");
-    auto diagnostic =
-        allocate_state<DiffusionDiagnosticState, M>(inputs.sizes(), "icondiff::test::");
+    auto diagnostic = prefilled_diagnostics(inputs.sizes());
     for (int step = 0; step < steps; ++step) granule.run(diagnostic, prognostic, dtime, step == 0);
     Kokkos::fence();
     k.prognostic = copy_state<H>(prognostic, "icondiff::test::");
@@ -478,8 +501,7 @@ int icon_case_cpp_prepare(double dtime) {
     k.cpp->inputs = copy_diffusion_inputs<M>(k.whole_inputs, DeviceGrid<M>(k.host.grid));
     k.cpp->granule = std::make_unique<Diffusion<Space>>(k.config, k.cpp->inputs);
     k.cpp->prognostic = copy_state<M>(k.whole_initial, "icondiff::test::");
-    k.cpp->diagnostic =
-        allocate_state<DiffusionDiagnosticState, M>(k.cpp->inputs.sizes(), "icondiff::test::");
+    k.cpp->diagnostic = prefilled_diagnostics(k.cpp->inputs.sizes());
     k.cpp->granule->run(k.cpp->diagnostic, k.cpp->prognostic, dtime, true);
     Kokkos::fence();
   });

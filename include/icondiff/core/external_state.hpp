@@ -3,17 +3,22 @@
 // LayoutLeft) the fields are the caller's memory itself: zero copy, and copy_in/copy_out do
 // nothing. With level-fastest fields they are icondiff's own arrays, kept from one bind() to the
 // next (no allocation once the extents are known): copy_in converts the caller's arrays into
-// them before a run, copy_out converts the fields a run wrote back into the caller's arrays.
+// them before a run, copy_out converts the fields a run wrote back into the caller's arrays;
+// a field the call only writes (set_pure_output) is not converted in, and out only where the call
+// writes it.
 #pragma once
 
 #include <icondiff/core/error.hpp>
 #include <icondiff/core/field_spec.hpp>
 #include <icondiff/core/types.hpp>
 #include <icondiff/core/view_copy.hpp>
+#include <icondiff/core/written_region.hpp>
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -35,6 +40,12 @@ struct ExternalArray {
 enum class MissingArrays {
   Refused,  ///< InvalidArgument, unless its presence allows it (ZDiffusion, IfAvailable)
   Empty     ///< the field stays empty (the caller fills it in, e.g. with its own storage)
+};
+
+/// What ExternalState::copy_in does with the fields set_pure_output declared.
+enum class PureOutputs {
+  Skipped,   ///< not converted: the call only writes them
+  Converted  ///< converted as every field (e.g. to record the call's inputs in a savepoint)
 };
 
 template <template <class> class State, class ExecSpace>
@@ -127,13 +138,42 @@ class ExternalState {
   Fields& fields() { return fields_; }
   const Fields& fields() const { return fields_; }
 
-  /// The caller's arrays into the fields (enqueued on `space`).
-  void copy_in(const ExecSpace& space) const {
-    if constexpr (external_memory_is_converted) convert(space, true);
+  /// Declares field `name` a pure output of the calls this state is bound for: a call writes it
+  /// over `region` only and never reads it. copy_in then leaves it out and copy_out converts
+  /// `region` only, so the caller's other points keep what they held, as with ICON's layout, where
+  /// the call writes into the caller's memory itself. Kept across binds. `region` must be exactly
+  /// what the call writes: a smaller one loses values, a larger one hands back whatever
+  /// icondiff's own array held there (tests: the C API's outputs against the C++ path over every
+  /// point, with the caller's diagnostics filled beforehand). Only (points, levels) fields.
+  void set_pure_output(std::string_view name, const WrittenRegion& region) {
+    std::size_t f = 0;
+    bool found = false;
+    Fields::for_each_field(
+        [&](const FieldSpec& spec, const auto& field) {
+          using V = std::decay_t<decltype(field)>;
+          if (spec.name != name) {
+            ++f;
+            return;
+          }
+          if (V::rank != 2)
+            throw InvalidArgument(std::string("set_pure_output: ") + spec.name +
+                                  " is not a (points, levels) field");
+          pure_outputs_[f++] = region;
+          found = true;
+        },
+        fields_);
+    if (!found)
+      throw InvalidArgument("set_pure_output: no field named '" + std::string(name) + "'");
   }
-  /// The fields back into the caller's arrays (enqueued on `space`).
+
+  /// The caller's arrays into the fields (enqueued on `space`).
+  void copy_in(const ExecSpace& space, PureOutputs pure_outputs = PureOutputs::Skipped) const {
+    if constexpr (external_memory_is_converted) convert(space, true, pure_outputs);
+  }
+  /// The fields back into the caller's arrays (enqueued on `space`); a pure output over its
+  /// region only.
   void copy_out(const ExecSpace& space) const {
-    if constexpr (external_memory_is_converted) convert(space, false);
+    if constexpr (external_memory_is_converted) convert(space, false, PureOutputs::Skipped);
   }
 
  private:
@@ -163,23 +203,36 @@ class ExternalState {
       return V(alloc, e[0], e[1], e[2]);
   }
 
-  void convert(const ExecSpace& space, bool into_fields) const {
+  void convert(const ExecSpace& space, bool into_fields, PureOutputs pure_outputs) const {
     std::size_t f = 0;
     Fields::for_each_field(
         [&](const FieldSpec& spec, const auto& field) {
           using V = std::decay_t<decltype(field)>;
           using T = typename V::non_const_value_type;
+          const std::optional<WrittenRegion>& pure = pure_outputs_[f];
           const ExternalArray& a = bound_[f++];
           if (a.leading_dimension == 0) return;  // not bound
+          if (pure && into_fields && pure_outputs == PureOutputs::Skipped) return;
+          if (pure && !into_fields && pure->empty()) return;
           std::array<std::size_t, V::rank> e{};
           for (unsigned r = 0; r < V::rank; ++r) e[r] = field.extent(r);
           const auto caller =
               icon_layout_view<T>(static_cast<T*>(const_cast<void*>(a.data)), e,
                                   a.leading_dimension, [&] { return std::string(spec.name); });
-          if (into_fields)
+          if (into_fields) {
             copy_across_layouts(from_caller_label, space, field, caller);
-          else
+          } else if (!pure) {
             copy_across_layouts(to_caller_label, space, caller, field);
+          } else if constexpr (V::rank == 2) {
+            const IndexRange p = pure->points, l = pure->levels;
+            if (p.start < 0 || p.end > static_cast<index_t>(field.extent(0)) || l.start < 0 ||
+                l.end > static_cast<index_t>(field.extent(1)))
+              throw InvalidArgument(std::string(spec.name) + ": its written region exceeds it");
+            using Range = Kokkos::pair<std::size_t, std::size_t>;
+            const Range points(p.start, p.end), levels(l.start, l.end);
+            copy_across_layouts(to_caller_label, space, Kokkos::subview(caller, points, levels),
+                                Kokkos::subview(field, points, levels));
+          }
         },
         fields_);
   }
@@ -194,6 +247,8 @@ class ExternalState {
   Fields fields_;
   Fields own_;    ///< storage of the converted fields, kept across binds
   Arrays bound_;  ///< the caller's array per converted field (leading_dimension 0: none)
+  /// The region of each field set_pure_output declared (by field, as bound_).
+  std::array<std::optional<WrittenRegion>, Fields::num_fields> pure_outputs_{};
 };
 
 /// Wraps the arrays of `arrays` (by field name) as the fields of `State<MemorySpace>` without

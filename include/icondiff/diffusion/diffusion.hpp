@@ -5,6 +5,7 @@
 #include <icondiff/comm/halo_exchange.hpp>
 #include <icondiff/core/kernel_runner.hpp>
 #include <icondiff/core/launch.hpp>
+#include <icondiff/core/written_region.hpp>
 #include <icondiff/diffusion/diffusion_config.hpp>
 #include <icondiff/diffusion/diffusion_inputs.hpp>
 #include <icondiff/diffusion/diffusion_params.hpp>
@@ -16,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace icondiff {
 
@@ -118,6 +120,10 @@ class Diffusion {
   const DiffusionInputs<memory_space>& inputs() const { return inputs_; }
   int num_levels() const { return nlev_; }
   const DiffusionRanges& ranges() const { return ranges_; }
+  /// Where run() writes the diagnostic-state field `field` (hdef_ic, div_ic, dwdx, dwdy: the
+  /// turbulence diagnostics, which run() writes and never reads) with this configuration and
+  /// grid; empty where it writes none of it. InvalidArgument for a name that is not one of them.
+  WrittenRegion diagnostic_written_region(std::string_view field) const;
 
  private:
   /// The launches of one call on the call's instance (KernelRunner::on): every step below takes
@@ -129,6 +135,8 @@ class Diffusion {
   void exchange(const Launch& launch, const std::string& label, Location location, HaloField a,
                 HaloField b = {});
   void fence_for_exchange(const Launch& launch);
+  /// S4's cells and half levels: where div_ic and hdef_ic are written.
+  WrittenRegion turbulence_region() const;
 
   /// S1-S6 and the start of the vn exchange (X4a): the same kernels in both strategies.
   HaloExchangeHandle run_steps_up_to_vn(const Launch& launch,
