@@ -3,11 +3,11 @@
 # Kokkos built with Kokkos_ENABLE_DEBUG and Kokkos_ENABLE_DEBUG_BOUNDS_CHECK (every View access
 # bounds-checked), Serial + OpenMP backends, MPI and Fortran parts included. One build serves
 # both gates, so CI compiles icondiff once for them.
-# The build has level-fastest fields (ICONDIFF_FIELD_LAYOUT=right): the test command runs the
-# whole suite in ICON's layout, this gate runs it in the other one, so every test runs in both
-# layouts in CI without a fourth build of everything (docs/dev/testing.md, "Both layouts").
-# Given ICONDIFF_OTHER_LAYOUT_CLI (the test command's icondiff, ICON's layout), cli_layouts_agree
-# compares the two layouts' files bit for bit. The benchmarks are left out here (their
+# The build has ICON's field layout (ICONDIFF_FIELD_LAYOUT=left): the test command runs the
+# whole suite in the default layout of a CPU build (level-fastest), this gate runs it in the other
+# one, so every test runs in both layouts in CI without a fourth build of everything
+# (docs/dev/testing.md, "Both layouts"). Given ICONDIFF_OTHER_LAYOUT_CLI (the test command's
+# icondiff, level-fastest), cli_layouts_agree compares the two layouts' files bit for bit. The benchmarks are left out here (their
 # smoke runs are in the README's test command; under the sanitizers they would add minutes to
 # CI and test no library code the unit tests do not).
 # Any finding fails: UBSan does not recover, ASan and LeakSanitizer abort the test, a Kokkos
@@ -20,8 +20,8 @@
 #  - No strict_string_checks: libgfortran's INQUIRE/OPEN hand Fortran strings (not
 #    NUL-terminated) to strndup with their length, which that check misreads as an overflow.
 # Environment: ICONDIFF_SANITIZER_BUILD_DIR (default: build-sanitizers), ICONDIFF_CTEST_ARGS
-# (extra ctest arguments, e.g. -R granule), ICONDIFF_SANITIZER_LAYOUT (default right; left for
-# ICON's layout), ICONDIFF_SANITIZER_EXCLUDE (UBSan checks left out, see below; empty: none),
+# (extra ctest arguments, e.g. -R granule), ICONDIFF_SANITIZER_LAYOUT (default left; right for
+# level-fastest fields), ICONDIFF_SANITIZER_EXCLUDE (UBSan checks left out, see below; empty: none),
 # ICONDIFF_OTHER_LAYOUT_CLI (see above), ICONDIFF_SANITIZER_ALL_RANKS=1 (the MPI tests on 3
 # and 4 ranks too), ICONDIFF_SANITIZER_BACKENDS (default OPENMP; "SERIAL;OPENMP" for both)
 set -euo pipefail
@@ -32,9 +32,9 @@ eval "$(ICONDIFF_KOKKOS_VARIANT=boundscheck "$root/scripts/bootstrap.sh")"
 source "$root/scripts/ci_timing.sh"
 jobs=$(nproc)
 start=$SECONDS
-layout=${ICONDIFF_SANITIZER_LAYOUT:-right}
+layout=${ICONDIFF_SANITIZER_LAYOUT:-left}
 other_cli=""
-if [[ "$layout" == right && -n "${ICONDIFF_OTHER_LAYOUT_CLI:-}" ]]; then
+if [[ -n "${ICONDIFF_OTHER_LAYOUT_CLI:-}" ]]; then
   other_cli=$(realpath "$ICONDIFF_OTHER_LAYOUT_CLI")
   [[ -x "$other_cli" ]] || { echo "[ci_sanitizers] ICONDIFF_OTHER_LAYOUT_CLI: $other_cli is not an executable" >&2; exit 1; }
 fi

@@ -3,12 +3,13 @@
 # every optional part on (tests, benchmarks, MPI, Fortran), builds, and runs the whole test suite.
 # Then builds the mixed-precision configuration (vp = float, ICONDIFF_MIXED_PRECISION) and runs
 # the tests whose results depend on vp (stencils, granule, savepoints, the CLI run/verify cycle).
-# The level-fastest field layout (ICONDIFF_FIELD_LAYOUT=right) runs the whole suite in CI's
-# sanitizer gate (scripts/ci_sanitizers.sh); ICONDIFF_TEST_LAYOUT_RIGHT=1 adds it here too, as an
-# optimised build with every part on (kernel tests on OpenMP only), for work on layout code.
+# These builds have the default field layout of a CPU build (ICONDIFF_FIELD_LAYOUT=auto:
+# level-fastest); ICON's layout (ICONDIFF_FIELD_LAYOUT=left) runs the whole suite in CI's
+# sanitizer gate (scripts/ci_sanitizers.sh), and ICONDIFF_TEST_LAYOUT_LEFT=1 adds it here too, as
+# an optimised build with every part on (kernel tests on OpenMP only), for work on layout code.
 # Environment: ICONDIFF_BUILD_DIR (default: build-tests; the other builds go to <dir>-mixed and
-# <dir>-right), ICONDIFF_SKIP_MIXED=1 skips the mixed-precision part, ICONDIFF_TEST_LAYOUT_RIGHT=1
-# adds the level-fastest one, plus what bootstrap.sh reads.
+# <dir>-left), ICONDIFF_SKIP_MIXED=1 skips the mixed-precision part, ICONDIFF_TEST_LAYOUT_LEFT=1
+# adds ICON's layout, plus what bootstrap.sh reads.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 eval "$("$root/scripts/bootstrap.sh")"
@@ -39,15 +40,15 @@ if [[ "${ICONDIFF_SKIP_MIXED:-0}" != 1 ]]; then
     -R 'diffusion|dycore|static_fields|cli_run|cli_dynamics|velocity_advection|solve_nonhydro'
 fi
 
-if [[ "${ICONDIFF_TEST_LAYOUT_RIGHT:-0}" == 1 ]]; then
-  # The other field layout, everything on, every test: each path (C API and Fortran through the
-  # boundary conversion, MPI, the CLI, savepoints) must work and agree in both layouts. Kernel
-  # tests on the OpenMP backend only: their Serial twins would add build time and no layout case.
-  right="$build-right"
-  cmake -S "$root" -B "$right" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
+if [[ "${ICONDIFF_TEST_LAYOUT_LEFT:-0}" == 1 ]]; then
+  # The other field layout, everything on, every test: each path (C API and Fortran zero copy,
+  # MPI, the CLI, savepoints) must work and agree in both layouts. Kernel tests on the OpenMP
+  # backend only: their Serial twins would add build time and no layout case.
+  left="$build-left"
+  cmake -S "$root" -B "$left" -DCMAKE_BUILD_TYPE=Release -DICONDIFF_ENABLE_TESTS=ON \
     -DICONDIFF_ENABLE_PERF_TESTS=ON -DICONDIFF_ENABLE_MPI=ON -DICONDIFF_ENABLE_FORTRAN=ON \
-    -DICONDIFF_ENABLE_CLI=ON -DICONDIFF_FIELD_LAYOUT=right -DICONDIFF_TEST_BACKENDS_ONLY=OPENMP \
+    -DICONDIFF_ENABLE_CLI=ON -DICONDIFF_FIELD_LAYOUT=left -DICONDIFF_TEST_BACKENDS_ONLY=OPENMP \
     -DICONDIFF_OTHER_LAYOUT_CLI="$build/bin/icondiff"
-  timed_build right cmake --build "$right" -j "$jobs"
-  timed_ctest right --test-dir "$right" --output-on-failure -j "$jobs"
+  timed_build left cmake --build "$left" -j "$jobs"
+  timed_ctest left --test-dir "$left" --output-on-failure -j "$jobs"
 fi

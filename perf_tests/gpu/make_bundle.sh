@@ -99,7 +99,7 @@ cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" 2>/dev/null | 
     "$commit" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$category"
   printf '  "build": {"directory": "%s", "build_type": "%s", "cxx_compiler": "%s", "field_layout": "%s", "kokkos_root": "%s", "cxx_flags": "%s"},\n' \
     "$build" "$(cache_value CMAKE_BUILD_TYPE)" "$(cache_value CMAKE_CXX_COMPILER)" \
-    "$(cache_value ICONDIFF_FIELD_LAYOUT)" "$(cache_value Kokkos_DIR)" "$(cache_value CMAKE_CXX_FLAGS)"
+    "$(cache_value ICONDIFF_FIELD_LAYOUT_USED)" "$(cache_value Kokkos_DIR)" "$(cache_value CMAKE_CXX_FLAGS)"
   printf '  "files": [\n'
   first=1
   while read -r file; do

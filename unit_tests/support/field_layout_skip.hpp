@@ -1,5 +1,5 @@
 // Tests of wrapping foreign memory without a copy (wrap_external_state): only ICON's field layout
-// can, and a level-fastest build (ICONDIFF_FIELD_LAYOUT=right) refuses it with an error instead
+// can, and a level-fastest build (a CPU build's default) refuses it with an error instead
 // (tested in test_field_lists); its callers bind with ExternalState, tested in both layouts.
 #pragma once
 
@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 /// Skips the current test, saying why, in a build with level-fastest fields.
-#define ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT()                                            \
-  do {                                                                                       \
-    if (!::icondiff::field_layout_is_icons)                                                  \
-      GTEST_SKIP() << "needs ICON's field layout (this build: ICONDIFF_FIELD_LAYOUT=right)"; \
+#define ICONDIFF_SKIP_UNLESS_ICONS_FIELD_LAYOUT()                                        \
+  do {                                                                                   \
+    if (!::icondiff::field_layout_is_icons)                                              \
+      GTEST_SKIP() << "needs ICON's field layout (this build has level-fastest fields)"; \
   } while (false)

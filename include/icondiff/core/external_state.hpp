@@ -42,6 +42,59 @@ enum class MissingArrays {
   Empty     ///< the field stays empty (the caller fills it in, e.g. with its own storage)
 };
 
+namespace detail {
+
+/// One (points, levels) field of a batched boundary conversion: ICON's array (point p, level k
+/// at icon[p + k * ld]) and icondiff's level-fastest one (at mine[p * stride + k]), over points
+/// [p0, p1) × levels [k0, k1). Its work items are [first_item, first_item + items).
+template <class T>
+struct BoundaryCopy {
+  T* icon = nullptr;
+  T* mine = nullptr;
+  std::int64_t ld = 0, stride = 0;
+  std::int64_t p0 = 0, p1 = 0;
+  int k0 = 0, k1 = 0;
+  std::int64_t level_blocks = 1;  ///< tiles per point range (host)
+  std::int64_t first_item = 0;
+  std::int64_t items = 0;
+};
+
+/// The conversion of every (points, levels) field of a state in one kernel: a launch costs a few
+/// microseconds, which on small grids was most of what a call's conversion cost (one launch per
+/// field, each way). Work items as copy_across_layouts' (view_copy.hpp: on a host space tiles of
+/// copy_tile_points × copy_tile_levels, points outer; on a device one point and its levels); an
+/// item finds its field by a search over the batch's few fields.
+template <class T, std::size_t N, bool Tiled>
+struct BatchedBoundaryCopy {
+  Kokkos::Array<BoundaryCopy<T>, N> copies;
+  int count = 0;
+  bool into_fields = true;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    int f = 0;
+    while (f + 1 < count && item >= copies[f + 1].first_item) ++f;
+    const BoundaryCopy<T>& c = copies[f];
+    const std::int64_t local = item - c.first_item;
+    std::int64_t i0 = c.p0 + local, i1 = i0 + 1;
+    int k0 = c.k0, k1 = c.k1;
+    if constexpr (Tiled) {
+      i0 = c.p0 + local / c.level_blocks * copy_tile_points;
+      i1 = i0 + copy_tile_points < c.p1 ? i0 + copy_tile_points : c.p1;
+      k0 = c.k0 + static_cast<int>(local % c.level_blocks) * copy_tile_levels;
+      k1 = k0 + copy_tile_levels < c.k1 ? k0 + copy_tile_levels : c.k1;
+    }
+    if (into_fields) {
+      for (std::int64_t i = i0; i < i1; ++i)
+        for (int k = k0; k < k1; ++k) c.mine[i * c.stride + k] = c.icon[i + k * c.ld];
+    } else {
+      for (std::int64_t i = i0; i < i1; ++i)
+        for (int k = k0; k < k1; ++k) c.icon[i + k * c.ld] = c.mine[i * c.stride + k];
+    }
+  }
+};
+
+}  // namespace detail
+
 /// What ExternalState::copy_in does with the fields set_pure_output declared.
 enum class PureOutputs {
   Skipped,   ///< not converted: the call only writes them
@@ -203,7 +256,54 @@ class ExternalState {
       return V(alloc, e[0], e[1], e[2]);
   }
 
+  /// The (points, levels) fields of one element type, converted in one kernel (see
+  /// detail::BatchedBoundaryCopy); the others (1-D, 3-D) one kernel each.
+  static constexpr bool tiled_conversion =
+      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  template <class T>
+  using Batch = detail::BatchedBoundaryCopy<T, Fields::num_fields, tiled_conversion>;
+  // The raw indexing of BatchedBoundaryCopy: icondiff's fields level-fastest, ICON's point-fastest.
+  static_assert(!external_memory_is_converted || std::is_same_v<FieldLayout, Kokkos::LayoutRight>);
+
+  template <class T>
+  static void add(Batch<T>& batch, T* icon, std::size_t ld, T* mine, std::size_t stride,
+                  IndexRange points, IndexRange levels) {
+    if (points.empty() || levels.empty()) return;
+    detail::BoundaryCopy<T> c;
+    c.icon = icon;
+    c.mine = mine;
+    c.ld = static_cast<std::int64_t>(ld);
+    c.stride = static_cast<std::int64_t>(stride);
+    c.p0 = points.start;
+    c.p1 = points.end;
+    c.k0 = levels.start;
+    c.k1 = levels.end;
+    c.items = points.size();
+    if constexpr (tiled_conversion) {
+      c.level_blocks = (levels.size() + detail::copy_tile_levels - 1) / detail::copy_tile_levels;
+      c.items =
+          (c.items + detail::copy_tile_points - 1) / detail::copy_tile_points * c.level_blocks;
+    }
+    if (batch.count > 0) {
+      const detail::BoundaryCopy<T>& last = batch.copies[batch.count - 1];
+      c.first_item = last.first_item + last.items;
+    }
+    batch.copies[batch.count++] = c;
+  }
+
+  template <class T>
+  static void launch(const ExecSpace& space, const Batch<T>& batch) {
+    if (batch.count == 0) return;
+    const detail::BoundaryCopy<T>& last = batch.copies[batch.count - 1];
+    Kokkos::parallel_for(batch.into_fields ? from_caller_label : to_caller_label,
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, last.first_item + last.items),
+                         batch);
+  }
+
   void convert(const ExecSpace& space, bool into_fields, PureOutputs pure_outputs) const {
+    Batch<double> doubles;
+    Batch<float> floats;
+    doubles.into_fields = floats.into_fields = into_fields;
     std::size_t f = 0;
     Fields::for_each_field(
         [&](const FieldSpec& spec, const auto& field) {
@@ -219,22 +319,35 @@ class ExternalState {
           const auto caller =
               icon_layout_view<T>(static_cast<T*>(const_cast<void*>(a.data)), e,
                                   a.leading_dimension, [&] { return std::string(spec.name); });
-          if (into_fields) {
+          constexpr bool batched =
+              V::rank == 2 && (std::is_same_v<T, double> || std::is_same_v<T, float>);
+          if constexpr (batched) {
+            IndexRange points{0, static_cast<index_t>(e[0])};
+            IndexRange levels{0, static_cast<index_t>(e[1])};
+            if (pure && !into_fields) {
+              if (pure->points.start < 0 || pure->points.end > points.end ||
+                  pure->levels.start < 0 || pure->levels.end > levels.end)
+                throw InvalidArgument(std::string(spec.name) + ": its written region exceeds it");
+              points = pure->points;
+              levels = pure->levels;
+            }
+            auto& batch = [&]() -> Batch<T>& {
+              if constexpr (std::is_same_v<T, double>)
+                return doubles;
+              else
+                return floats;
+            }();
+            add(batch, caller.data(), caller.stride(1), field.data(), field.stride(0), points,
+                levels);
+          } else if (into_fields) {
             copy_across_layouts(from_caller_label, space, field, caller);
-          } else if (!pure) {
+          } else {
             copy_across_layouts(to_caller_label, space, caller, field);
-          } else if constexpr (V::rank == 2) {
-            const IndexRange p = pure->points, l = pure->levels;
-            if (p.start < 0 || p.end > static_cast<index_t>(field.extent(0)) || l.start < 0 ||
-                l.end > static_cast<index_t>(field.extent(1)))
-              throw InvalidArgument(std::string(spec.name) + ": its written region exceeds it");
-            using Range = Kokkos::pair<std::size_t, std::size_t>;
-            const Range points(p.start, p.end), levels(l.start, l.end);
-            copy_across_layouts(to_caller_label, space, Kokkos::subview(caller, points, levels),
-                                Kokkos::subview(field, points, levels));
           }
         },
         fields_);
+    launch(space, doubles);
+    launch(space, floats);
   }
 
   /// Stands for a null pointer the caller did pass (an empty field's array) in bind's Arrays,
