@@ -6,6 +6,7 @@
 
 #include <icondiff/config.hpp>
 #include <icondiff/core/error.hpp>
+#include <icondiff/core/types.hpp>
 #include <icondiff/kokkos_compat.hpp>
 
 #include <fmt/format.h>
@@ -93,9 +94,14 @@ int main(int argc, char* argv[]) {
   int status = 1;
   {
     CLI::App app{"icondiff: ICON horizontal diffusion on CPUs and GPUs (Kokkos)", "icondiff"};
-    app.set_version_flag("--version", std::string("icondiff ") + ICONDIFF_VERSION_STRING +
-                                          " (Kokkos " + icondiff::compat::kokkos_version_string() +
-                                          ")");
+    // The field layout is a build's choice (ICONDIFF_FIELD_LAYOUT): said here, so that a script
+    // can tell two builds apart (unit_tests/cli/test_cli_layouts.sh requires different ones).
+    app.set_version_flag(
+        "--version",
+        std::string("icondiff ") + ICONDIFF_VERSION_STRING + " (Kokkos " +
+            icondiff::compat::kokkos_version_string() + ", " +
+            (icondiff::field_layout_is_icons ? "ICON's field layout" : "level-fastest fields") +
+            ")");
     app.require_subcommand(1);
     // Options can come from a TOML/INI file, one section per subcommand ([run] with keys named as
     // the options). CLI11 2.1 reads config files only on the top-level app, so subcommands let

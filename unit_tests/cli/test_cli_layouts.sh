@@ -22,6 +22,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_test_support.sh"
   echo "the other layout's icondiff ($other) is not built"
   exit 1
 }
+# Two builds of the same layout would agree without proving anything (`--version` names it).
+this_version=$("$this" --version) other_version=$("$other" --version)
+[ "${this_version##*, }" != "${other_version##*, }" ] || {
+  echo "FAIL: both builds have the same field layout: '$this_version' and '$other_version'"
+  exit 1
+}
 
 # ---- the same output file from both layouts ----
 check_case() {
